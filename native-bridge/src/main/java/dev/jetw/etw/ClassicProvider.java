@@ -1,0 +1,137 @@
+package dev.jetw.etw;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A classic (MOF) ETW provider: a control GUID plus event-class GUIDs, writing instance events
+ * (TraceEventInstance) with a level, an optional parent instance, and a payload.
+ *
+ * <p>The enable state arrives through the control callback ({@link EnableListener}) and is kept
+ * in volatile fields, so {@link #isEnabled(int)} is a field read. Writes never throw: a dropped
+ * event is counted, as ETW counts it.
+ *
+ * <p>Size limit: the payload is cut to {@link #maxPayloadBytes()} (the smaller of 64 KB and the
+ * session buffer size less the headers). A cut event carries {@link #VERSION_TRUNCATED} in its
+ * {@code Class.Version}, so a reader sees that it was cut.
+ */
+public final class ClassicProvider implements EnableListener, AutoCloseable {
+
+    /** Set in {@code Class.Version} of an event whose payload was cut to the size limit. */
+    public static final int VERSION_TRUNCATED = 0x8000;
+
+    private final UUID controlGuid;
+    private final List<UUID> eventClassGuids;
+    private ProviderBackend backend;
+
+    private volatile int enabledLevel;
+    private volatile int enableFlags;
+    private volatile long loggerHandle;
+    private volatile boolean enabled;
+
+    private final LongAdder written = new LongAdder();
+    private final LongAdder dropped = new LongAdder();
+    private final LongAdder truncated = new LongAdder();
+
+    private ClassicProvider(UUID controlGuid, List<UUID> eventClassGuids) {
+        this.controlGuid = controlGuid;
+        this.eventClassGuids = eventClassGuids;
+    }
+
+    /** RegisterTraceGuids: the provider starts disabled until a session enables it. */
+    public static ClassicProvider register(EtwBackend etw, UUID controlGuid, List<UUID> eventClassGuids)
+            throws EtwException {
+        ClassicProvider provider = new ClassicProvider(controlGuid, eventClassGuids);
+        provider.backend = etw.registerProvider(controlGuid, eventClassGuids, provider);
+        return provider;
+    }
+
+    public UUID controlGuid() { return controlGuid; }
+
+    public List<UUID> eventClassGuids() { return eventClassGuids; }
+
+    @Override
+    public void onEnable(int level, int flags, long handle) {
+        enableFlags = flags;
+        loggerHandle = handle;
+        // ETW: level 0 in an enable request means "all levels".
+        enabledLevel = level == 0 ? 255 : level;
+        enabled = true;
+    }
+
+    @Override
+    public void onDisable() {
+        enabled = false;
+        enabledLevel = 0;
+    }
+
+    /** True when a session listens at {@code level} or above (TRACE_LEVEL_NONE events pass whenever enabled). */
+    public boolean isEnabled(int level) {
+        return level <= enabledLevel && enabled;
+    }
+
+    public boolean isEnabled() { return enabled; }
+
+    public int enabledLevel() { return enabledLevel; }
+
+    public int enableFlags() { return enableFlags; }
+
+    public long loggerHandle() { return loggerHandle; }
+
+    /** Per-thread scratch; make one per writing thread and keep it. */
+    public EventScratch newScratch() {
+        return backend.newScratch();
+    }
+
+    public int newInstanceId(EventScratch scratch, int classIndex) {
+        return backend.newInstanceId(scratch, classIndex);
+    }
+
+    public int maxPayloadBytes() {
+        return backend.maxPayloadBytes();
+    }
+
+    /**
+     * Writes one event; the payload is {@code scratch.payload()} up to its position.
+     *
+     * @param parentClassIndex -1 when there is no parent
+     * @return true when the backend accepted it; false when it was dropped (and counted)
+     */
+    public boolean write(EventScratch scratch, int type, int level, int classIndex, int instanceId,
+                         int parentClassIndex, int parentInstanceId) {
+        int version = 0;
+        int max = backend.maxPayloadBytes();
+        if (scratch.payload().position() > max) {
+            scratch.payload().position(max);
+            version = VERSION_TRUNCATED;
+            truncated.increment();
+        }
+        int code;
+        try {
+            code = backend.write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
+        } catch (RuntimeException e) {
+            code = Win32Error.INVALID_PARAMETER;
+        }
+        if (code == Win32Error.SUCCESS) {
+            written.increment();
+            return true;
+        }
+        dropped.increment();
+        return false;
+    }
+
+    public long eventsWritten() { return written.sum(); }
+
+    /** Events the backend refused (no free buffer, log full, stale handle, ...). */
+    public long eventsDropped() { return dropped.sum(); }
+
+    public long eventsTruncated() { return truncated.sum(); }
+
+    /** UnregisterTraceGuids; the provider is disabled first so no write races the release. */
+    @Override
+    public void close() throws EtwException {
+        onDisable();
+        backend.unregister();
+    }
+}

@@ -1,0 +1,33 @@
+package dev.jetw.etw;
+
+/**
+ * A registered classic provider, as a backend implements it. {@link ClassicProvider} wraps it with
+ * the enable check, the size limit and loss accounting.
+ *
+ * <p>The per-event methods allocate nothing: each writing thread owns an {@link EventScratch}
+ * made once by {@link #newScratch()}.
+ */
+public interface ProviderBackend {
+
+    /** Per-thread scratch memory for headers, instance info and the payload. */
+    EventScratch newScratch();
+
+    /** A new instance id for an invocation of event class {@code classIndex} (CreateTraceInstanceId). */
+    int newInstanceId(EventScratch scratch, int classIndex);
+
+    /**
+     * Writes one instance event (TraceEventInstance). The payload is
+     * {@code scratch.payload()} from 0 to its position.
+     *
+     * @param parentClassIndex the parent's event class, or -1 when the event has no parent
+     * @return 0 (ERROR_SUCCESS) or the Win32 code of the drop (8, 14, 234, 1502, ...)
+     */
+    int write(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
+              int parentClassIndex, int parentInstanceId);
+
+    /** Largest payload in bytes that {@link #write} accepts for the session the provider logs to. */
+    int maxPayloadBytes();
+
+    /** UnregisterTraceGuids. Idempotent. */
+    void unregister() throws EtwException;
+}

@@ -1,0 +1,122 @@
+package dev.jetw.etw;
+
+/** Win32 error codes the ETW calls document, with names and the action each one calls for. */
+public final class Win32Error {
+    public static final int SUCCESS = 0;
+    public static final int INVALID_FUNCTION = 1;
+    public static final int FILE_NOT_FOUND = 2;
+    public static final int PATH_NOT_FOUND = 3;
+    public static final int ACCESS_DENIED = 5;
+    public static final int INVALID_HANDLE = 6;
+    public static final int NOT_ENOUGH_MEMORY = 8;
+    public static final int INVALID_DATA = 13;
+    public static final int OUTOFMEMORY = 14;
+    public static final int BAD_LENGTH = 24;
+    public static final int SHARING_VIOLATION = 32;
+    public static final int NOT_SUPPORTED = 50;
+    public static final int INVALID_PARAMETER = 87;
+    public static final int DISK_FULL = 112;
+    public static final int INSUFFICIENT_BUFFER = 122;
+    public static final int INVALID_NAME = 123;
+    public static final int BAD_PATHNAME = 161;
+    public static final int ALREADY_EXISTS = 183;
+    public static final int INVALID_FLAG_NUMBER = 186;
+    public static final int MORE_DATA = 234;
+    public static final int INVALID_FLAGS = 1004;
+    public static final int PRIVILEGE_NOT_HELD = 1314;
+    public static final int NO_SYSTEM_RESOURCES = 1450;
+    public static final int TIMEOUT = 1460;
+    public static final int LOG_FILE_FULL = 1502;
+    public static final int WMI_GUID_NOT_FOUND = 4200;
+    public static final int WMI_INSTANCE_NOT_FOUND = 4201;
+    public static final int CTX_CLOSE_PENDING = 7007;
+    /** NTSTATUS STATUS_LOG_FILE_FULL (0xC0000188) as a signed int; some paths return it unmapped. */
+    public static final int STATUS_LOG_FILE_FULL = 0xC0000188;
+
+    private Win32Error() {
+    }
+
+    public static String name(int code) {
+        switch (code) {
+            case SUCCESS: return "ERROR_SUCCESS";
+            case INVALID_FUNCTION: return "ERROR_INVALID_FUNCTION";
+            case FILE_NOT_FOUND: return "ERROR_FILE_NOT_FOUND";
+            case PATH_NOT_FOUND: return "ERROR_PATH_NOT_FOUND";
+            case ACCESS_DENIED: return "ERROR_ACCESS_DENIED";
+            case INVALID_HANDLE: return "ERROR_INVALID_HANDLE";
+            case NOT_ENOUGH_MEMORY: return "ERROR_NOT_ENOUGH_MEMORY";
+            case INVALID_DATA: return "ERROR_INVALID_DATA";
+            case OUTOFMEMORY: return "ERROR_OUTOFMEMORY";
+            case BAD_LENGTH: return "ERROR_BAD_LENGTH";
+            case SHARING_VIOLATION: return "ERROR_SHARING_VIOLATION";
+            case NOT_SUPPORTED: return "ERROR_NOT_SUPPORTED";
+            case INVALID_PARAMETER: return "ERROR_INVALID_PARAMETER";
+            case DISK_FULL: return "ERROR_DISK_FULL";
+            case INSUFFICIENT_BUFFER: return "ERROR_INSUFFICIENT_BUFFER";
+            case INVALID_NAME: return "ERROR_INVALID_NAME";
+            case BAD_PATHNAME: return "ERROR_BAD_PATHNAME";
+            case ALREADY_EXISTS: return "ERROR_ALREADY_EXISTS";
+            case INVALID_FLAG_NUMBER: return "ERROR_INVALID_FLAG_NUMBER";
+            case MORE_DATA: return "ERROR_MORE_DATA";
+            case INVALID_FLAGS: return "ERROR_INVALID_FLAGS";
+            case PRIVILEGE_NOT_HELD: return "ERROR_PRIVILEGE_NOT_HELD";
+            case NO_SYSTEM_RESOURCES: return "ERROR_NO_SYSTEM_RESOURCES";
+            case TIMEOUT: return "ERROR_TIMEOUT";
+            case LOG_FILE_FULL: return "ERROR_LOG_FILE_FULL";
+            case WMI_GUID_NOT_FOUND: return "ERROR_WMI_GUID_NOT_FOUND";
+            case WMI_INSTANCE_NOT_FOUND: return "ERROR_WMI_INSTANCE_NOT_FOUND";
+            case CTX_CLOSE_PENDING: return "ERROR_CTX_CLOSE_PENDING";
+            case STATUS_LOG_FILE_FULL: return "STATUS_LOG_FILE_FULL";
+            default: return "Win32 error";
+        }
+    }
+
+    /** What the user should do, or null when the code needs no advice beyond its name. */
+    public static String advice(String function, int code) {
+        switch (code) {
+            case ACCESS_DENIED:
+                return "Controlling ETW sessions needs an elevated Administrator, membership of the"
+                        + " 'Performance Log Users' group, or LocalSystem/LocalService/NetworkService;"
+                        + " kernel events need an elevated Administrator";
+            case ALREADY_EXISTS:
+                return "A session with this name or GUID is already running: stop it"
+                        + " (logman stop <name> -ets), pick another session name, or set orphan=restart|reuse";
+            case BAD_PATHNAME:
+                return "The log file's folder does not exist (ETW does not create it), or another session"
+                        + " already writes to this file";
+            case PATH_NOT_FOUND:
+            case FILE_NOT_FOUND:
+                return "The log file's folder does not exist; create it first";
+            case SHARING_VIOLATION:
+                return "Another session or process is writing this log file; choose another file";
+            case DISK_FULL:
+                return "Not enough disk space for the log file (Windows keeps 200 MB free on the system drive)";
+            case NO_SYSTEM_RESOURCES:
+                return "The machine runs its maximum number of ETW sessions (64 by default); stop unused"
+                        + " sessions (logman query -ets) or raise EtwMaxLoggers";
+            case WMI_INSTANCE_NOT_FOUND:
+                return "The session is not running";
+            case INVALID_PARAMETER:
+                return "A session property is invalid or a combination of log-file modes is not allowed";
+            case BAD_LENGTH:
+                return "The properties buffer is too small for the session and log-file names";
+            case LOG_FILE_FULL:
+            case STATUS_LOG_FILE_FULL:
+                return "The session's log is full (a real-time session without a consumer, or a"
+                        + " sequential file at its maximum size)";
+            case NOT_ENOUGH_MEMORY:
+            case OUTOFMEMORY:
+                return "The session ran out of free buffers; raise maxBuffers or bufferSize";
+            case TIMEOUT:
+                return "The provider's enable callback did not finish in time";
+            default:
+                return null;
+        }
+    }
+
+    /** True for the per-event codes that mean "this event was dropped", which are counted, never thrown. */
+    public static boolean isEventDropped(int code) {
+        return code == NOT_ENOUGH_MEMORY || code == OUTOFMEMORY || code == MORE_DATA
+                || code == LOG_FILE_FULL || code == STATUS_LOG_FILE_FULL;
+    }
+}
