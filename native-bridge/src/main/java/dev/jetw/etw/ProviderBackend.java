@@ -16,8 +16,10 @@ public interface ProviderBackend {
     int newInstanceId(EventScratch scratch, int classIndex);
 
     /**
-     * Writes one instance event (TraceEventInstance). The payload is
-     * {@code scratch.payload()} from 0 to its position.
+     * Writes one event. With {@code instanceId != 0} it is an instance event (TraceEventInstance:
+     * an EVENT_INSTANCE_GUID_HEADER record, 0x15, in the file); with {@code instanceId == 0} a plain
+     * event (TraceEvent: EVENT_TRACE_HEADER record, 0x14) of class {@code classIndex}. The payload
+     * is {@code scratch.payload()} from 0 to its position.
      *
      * @param parentClassIndex the parent's event class, or -1 when the event has no parent
      * @return 0 (ERROR_SUCCESS) or the Win32 code of the drop (8, 14, 234, 1502, ...)
