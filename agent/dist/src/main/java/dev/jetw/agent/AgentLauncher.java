@@ -42,7 +42,9 @@ final class AgentLauncher {
         try {
             if (agentLoader == null && control.isSessionCommand()) {
                 // Nothing to query or stop, and no reason to load anything into this JVM to say so.
-                throw new JetwFailure(control.command, "no jetw agent is running in this JVM");
+                // Same replies as the core gives once it was loaded (after a detach), so the tool behaves alike.
+                reply(control, "detach".equals(control.command) ? "jetw agent not attached: nothing to detach" : "jetw agent not attached");
+                return;
             }
             if (agentLoader == null) {
                 agentLoader = loadAgent(inst);
@@ -113,6 +115,14 @@ final class AgentLauncher {
             writeReply(control.out, "jetw agent active");
         } else {
             writeReply(control.out, JetwFailure.line("attach", "the agent did not start (see the target JVM's error output)"));
+        }
+    }
+
+    private static void reply(ControlOptions control, String text) {
+        if (control.out != null) {
+            writeReply(control.out, text);
+        } else {
+            System.err.println(text);
         }
     }
 

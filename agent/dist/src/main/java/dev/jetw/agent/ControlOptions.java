@@ -3,7 +3,7 @@ package dev.jetw.agent;
 /**
  * The two option keys the entry code itself must understand, read from the agent's option string
  * without validating anything else (the core owns every other option and all validation):
- * {@code command} (status, detach; absent for a plain attach or -javaagent) and {@code out} (the file the
+ * {@code command} (status, detach; absent or "attach" for a plain attach or -javaagent) and {@code out} (the file the
  * attach tool reads the agent's reply from).
  */
 final class ControlOptions {
@@ -39,6 +39,6 @@ final class ControlOptions {
 
     /** A command that queries or stops an existing session, rather than starting one. */
     boolean isSessionCommand() {
-        return command != null;
+        return "status".equals(command) || "detach".equals(command);
     }
 }
