@@ -20,6 +20,11 @@ public final class IsolationApp {
     public static void main(String[] args) throws Exception {
         System.out.println("bytebuddy-jar " + jarOf(ByteBuddy.class));
         System.out.println("jna-jar " + jarOf(Native.class));
+        // Exactly one Byte Buddy and one JNA reachable from the application: the agent's are not.
+        ClassLoader app = IsolationApp.class.getClassLoader();
+        System.out.println("bytebuddy-copies " + java.util.Collections.list(app.getResources("net/bytebuddy/ByteBuddy.class")).size());
+        System.out.println("jna-copies " + java.util.Collections.list(app.getResources("com/sun/jna/Native.class")).size());
+        System.out.println("agent-core-visible " + visible("dev.jetw.agent.core.AgentMain", app));
         Class<?> made = new ByteBuddy()
                 .subclass(Object.class)
                 .name("generated.Greeter")
@@ -36,6 +41,15 @@ public final class IsolationApp {
 
     static int traced(int n) {
         return n + 1;
+    }
+
+    private static boolean visible(String className, ClassLoader loader) {
+        try {
+            Class.forName(className, false, loader);
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
     }
 
     private static String jarOf(Class<?> type) {

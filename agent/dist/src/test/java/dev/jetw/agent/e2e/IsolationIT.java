@@ -38,6 +38,8 @@ class IsolationIT {
         String out = child.stdout();
         assertTrue(out.contains("bytebuddy-jar " + byteBuddyJar + "\n"), "the app's Byte Buddy, not the agent's:\n" + child);
         assertTrue(out.contains("jna-jar " + jnaJar + "\n"), "the app's JNA, not the agent's:\n" + child);
+        assertTrue(out.contains("bytebuddy-copies 1\n") && out.contains("jna-copies 1\n"), "the agent's copies stay invisible:\n" + child);
+        assertTrue(out.contains("agent-core-visible false\n"), child.toString());
         assertTrue(out.contains("made greetings from the app's byte buddy\n"), child.toString());
         assertTrue(out.contains("getpid matches\n"), child.toString());
         assertTrue(out.contains("traced 21\n"), child.toString());
