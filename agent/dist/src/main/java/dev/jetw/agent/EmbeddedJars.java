@@ -69,10 +69,10 @@ final class EmbeddedJars {
 
     /** The jar this class was loaded from: jetw-agent.jar itself. */
     static File agentJar() throws JetwFailure {
-        Object location = null;
+        java.net.URL location = null;
         try {
             location = EmbeddedJars.class.getProtectionDomain().getCodeSource().getLocation();
-            File jar = new File(EmbeddedJars.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            File jar = new File(location.toURI());
             if (jar.isFile()) {
                 return jar;
             }
@@ -115,14 +115,17 @@ final class EmbeddedJars {
         for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements(); ) {
             JarEntry entry = e.nextElement();
             String name = entry.getName();
-            if ((name.startsWith(LIB_PREFIX) || name.startsWith(BOOT_PREFIX)) && name.endsWith(".jar")
-                    && name.indexOf('/', name.lastIndexOf("/") + 1) < 0) {
+            if (name.endsWith(".jar") && (isDirectlyIn(name, LIB_PREFIX) || isDirectlyIn(name, BOOT_PREFIX))) {
                 found.add(entry);
             }
         }
         // Class path order must not depend on the zip's entry order.
         Collections.sort(found, (a, b) -> a.getName().compareTo(b.getName()));
         return found;
+    }
+
+    private static boolean isDirectlyIn(String name, String folder) {
+        return name.startsWith(folder) && name.lastIndexOf('/') == folder.length() - 1;
     }
 
     private static File directoryFor(JarFile jar, List<JarEntry> entries) throws IOException, JetwFailure {

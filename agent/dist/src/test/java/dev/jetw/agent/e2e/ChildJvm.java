@@ -82,6 +82,11 @@ final class ChildJvm implements AutoCloseable {
     static Result tool(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(java().toString(), "-jar", agentJar().toString()));
         command.addAll(List.of(args));
+        return run(command);
+    }
+
+    /** Runs {@code command} to completion. */
+    static Result run(List<String> command) throws Exception {
         try (ChildJvm child = new ChildJvm(new ProcessBuilder(command).start(), String.join(" ", command))) {
             int exit = child.waitForExit();
             return new Result(exit, child.stdout(), child.stderr());
