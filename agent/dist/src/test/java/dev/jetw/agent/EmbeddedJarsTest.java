@@ -139,6 +139,9 @@ class EmbeddedJarsTest {
             put(out, EmbeddedJars.LIB_PREFIX + "c.jar", c);
             put(out, EmbeddedJars.BOOT_PREFIX + "b.jar", boot);
             put(out, EmbeddedJars.LIB_PREFIX + "a.jar", a);
+            // Only jars directly in the two folders count.
+            put(out, EmbeddedJars.LIB_PREFIX + "nested/d.jar", new byte[] {1});
+            put(out, "META-INF/jetw/e.jar", new byte[] {2});
         }
         return jar;
     }
