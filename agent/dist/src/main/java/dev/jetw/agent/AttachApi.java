@@ -97,11 +97,47 @@ final class AttachApi {
     }
 
     private Object attach(String pid) throws JetwFailure {
+        if (!catchesQuit(pid)) {
+            throw new JetwFailure("attach " + pid, "the process does not handle SIGQUIT (a JVM still starting, one run with -Xrs, or "
+                    + "no JVM), and attaching would kill it; try again once it runs");
+        }
         try {
             return virtualMachine.getMethod("attach", String.class).invoke(null, pid);
         } catch (Exception e) {
             throw new JetwFailure("attach " + pid, JetwFailure.describe(unwrap(e)), e);
         }
+    }
+
+    /**
+     * HotSpot on Linux starts its attach listener when it receives SIGQUIT, and the Attach API of older
+     * JDKs (17 included) sends it without checking. A JVM that neither catches nor ignores SIGQUIT (in
+     * early start-up, before its handlers exist, or run with -Xrs) dies of it, and so would a process
+     * that is no JVM. /proc/PID/status tells (SigCgt / SigIgn masks, bit 2 = signal 3). Where there is
+     * no /proc, nothing can be checked and the Attach API goes ahead.
+     */
+    static boolean catchesQuit(String pid) {
+        java.nio.file.Path status = java.nio.file.Paths.get("/proc", pid, "status");
+        try {
+            return !java.nio.file.Files.isReadable(status)
+                    || quitIsHandled(java.nio.file.Files.readAllLines(status, java.nio.charset.StandardCharsets.ISO_8859_1));
+        } catch (java.io.IOException | RuntimeException e) {
+            return true; // gone or unusual: let the Attach API report what it finds
+        }
+    }
+
+    /** True when the SigCgt or SigIgn mask of a /proc status text has SIGQUIT, or it has neither mask. */
+    static boolean quitIsHandled(List<String> statusLines) {
+        boolean sawMask = false;
+        for (String line : statusLines) {
+            if (line.startsWith("SigCgt:") || line.startsWith("SigIgn:")) {
+                sawMask = true;
+                long mask = Long.parseUnsignedLong(line.substring(7).trim(), 16);
+                if ((mask & (1L << 2)) != 0) {
+                    return true;
+                }
+            }
+        }
+        return !sawMask;
     }
 
     private Object call(Object vm, String name, Class<?>[] types, Object... args) throws Exception {
