@@ -8,9 +8,16 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@code java -jar jetw-agent.jar <command>} (what {@code ./jetw attach|detach|status|list|etl|mof} runs).
@@ -150,22 +157,48 @@ final class JetwCli {
                 + failure.why(), failure);
     }
 
+    /** How long list waits, in all, for JVMs to tell whether jetw is active (a hung JVM must not hang list). */
+    static final long LIST_PROBE_SECONDS = 15;
+
     private static int list(PrintStream out) throws JetwFailure {
         AttachApi attach = AttachApi.load();
         String self = ManagementFactory.getRuntimeMXBean().getName().split("@")[0];
-        out.println(String.format("%-8s %-8s %s", "PID", "JETW", "MAIN CLASS / JAR"));
-        for (AttachApi.Jvm jvm : attach.list()) {
-            String jetw;
-            if (jvm.pid.equals(self)) {
-                jetw = "-";
-            } else {
-                // Reading properties needs a (cheap, read-only) attach, as jcmd does.
-                Properties properties = attach.systemProperties(jvm.pid);
-                jetw = properties == null ? "?" : "true".equals(properties.getProperty(AgentEntry.ACTIVE_PROPERTY)) ? "attached" : "-";
+        List<AttachApi.Jvm> jvms = attach.list();
+        // Reading a JVM's properties needs a short attach (as jcmd does); ask all at once, each in a daemon thread.
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(8, jvms.size())), r -> {
+            Thread t = new Thread(r, "jetw-list");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<Properties>> probes = new ArrayList<>();
+            for (AttachApi.Jvm jvm : jvms) {
+                probes.add(jvm.pid.equals(self) ? null : pool.submit(() -> attach.systemProperties(jvm.pid)));
             }
-            out.println(String.format("%-8s %-8s %s", jvm.pid, jetw, jvm.displayName.isEmpty() ? "(unknown)" : jvm.displayName));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIST_PROBE_SECONDS);
+            out.println(String.format("%-8s %-8s %s", "PID", "JETW", "MAIN CLASS / JAR"));
+            for (int i = 0; i < jvms.size(); i++) {
+                AttachApi.Jvm jvm = jvms.get(i);
+                String jetw = probes.get(i) == null ? "-" : jetwState(probes.get(i), deadline);
+                out.println(String.format("%-8s %-8s %s", jvm.pid, jetw, jvm.displayName.isEmpty() ? "(unknown)" : jvm.displayName));
+            }
+        } finally {
+            pool.shutdownNow();
         }
         return OK;
+    }
+
+    /** "attached", "-" (not attached) or "?" (could not ask in time). */
+    private static String jetwState(Future<Properties> probe, long deadline) {
+        try {
+            Properties properties = probe.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return properties == null ? "?" : "true".equals(properties.getProperty(AgentEntry.ACTIVE_PROPERTY)) ? "attached" : "-";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "?";
+        } catch (ExecutionException | TimeoutException e) {
+            return "?";
+        }
     }
 
     private static int etl(String[] args, PrintStream out, PrintStream err) throws JetwFailure {
