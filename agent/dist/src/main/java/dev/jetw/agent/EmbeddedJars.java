@@ -132,6 +132,7 @@ final class EmbeddedJars {
         String parent = System.getProperty(LIB_DIR_PROPERTY, System.getProperty("java.io.tmpdir"));
         String name = "jetw-" + safe(version(jar)) + "-" + fingerprint(entries) + "-" + safe(System.getProperty("user.name", "user"));
         Path dir = new File(parent, name).toPath();
+        Files.createDirectories(dir.getParent());
         try {
             if (Files.getFileStore(new File(parent).toPath()).supportsFileAttributeView(PosixFileAttributeView.class)) {
                 Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));

@@ -43,7 +43,7 @@ class BrokenJarIT {
         Path broken = jarWithoutCore();
         try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading"), ChildJvm.appClassPath(), AttachTargetApp.class)) {
             target.awaitStdout(l -> l.startsWith("ready"), "ready");
-            ChildJvm.Result r = ChildJvm.run(List.of(ChildJvm.java().toString(), "-jar", broken.toString(), "attach", Long.toString(target.pid()),
+            ChildJvm.Result r = ChildJvm.run(List.of(ChildJvm.java().toString(), ChildJvm.libDirOption(), "-jar", broken.toString(), "attach", Long.toString(target.pid()),
                     "include=com.acme.**"));
             assertEquals(1, r.exit(), r.toString());
             List<String> lines = r.stderr().lines().toList();
