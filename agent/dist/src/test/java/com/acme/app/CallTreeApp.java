@@ -5,7 +5,8 @@ import dev.jetw.api.Jetw;
 /**
  * A known call tree, run under -javaagent. Per run: outer x2 (main thread and thread "jetw-worker"),
  * middle x5, inner x11, failing x1 (exits by IllegalStateException), QuietWork.quiet x1 (a rule at
- * level verbose, filtered by the session's level), checkpoint "outer-begin" x2 inside outer.
+ * level verbose, filtered by the session's level), checkpoint "outer-begin" x2 inside outer, and inside
+ * failing "about-to-fail" at warning and "noise" at verbose (filtered).
  */
 public final class CallTreeApp {
 
@@ -43,6 +44,8 @@ public final class CallTreeApp {
 
     static void failing() {
         inner(1);
+        Jetw.checkpoint("about-to-fail", Jetw.WARNING);
+        Jetw.checkpoint("noise", Jetw.VERBOSE); // above the session's level: filtered
         throw new IllegalStateException("boom");
     }
 }

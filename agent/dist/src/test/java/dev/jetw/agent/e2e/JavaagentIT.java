@@ -74,12 +74,14 @@ class JavaagentIT {
             }
         }
 
-        // Checkpoints inside outer, one per call.
+        // Checkpoints inside the calls that made them, at their levels; one above the session's level is filtered.
         List<TraceFile.Call> checkpoints = trace.calls.stream().filter(c -> c.type() == EventType.CHECKPOINT).toList();
-        assertEquals(2, checkpoints.size(), checkpoints.toString());
+        assertEquals(List.of("outer-begin", "outer-begin", "about-to-fail"), checkpoints.stream().map(TraceFile.Call::text).sorted(
+                java.util.Comparator.comparing((String t) -> !t.equals("outer-begin"))).toList(), checkpoints.toString());
         for (TraceFile.Call c : checkpoints) {
-            assertEquals("outer-begin", c.text());
-            assertEquals(outer, c.methodId());
+            boolean warning = c.text().equals("about-to-fail");
+            assertEquals(warning ? failing : outer, c.methodId(), trace.describe(c));
+            assertEquals(warning ? TraceLevel.WARNING : TraceLevel.INFORMATION, c.level(), trace.describe(c));
         }
 
         // An exceptional exit: END carries the exception class, at the raised (default: error) level.
