@@ -389,6 +389,17 @@ class WindowsBackendTest {
         assertTrue(e.getMessage().contains(CONTROL.toString()) && e.getMessage().contains("'jetw'"), e.getMessage());
     }
 
+    @Test
+    void enablingAnUnregisteredProviderOnOldSystemsExplainsIt() throws EtwException {
+        rec = new RecordingNativeEtw(EtwLayout.X86);
+        WindowsBackend xp = new WindowsBackend(rec, EtwLayout.X86, WindowsVersion.parse("5.1"));
+        xp.startSession(config().build());
+        rec.script("EnableTrace", Win32Error.WMI_GUID_NOT_FOUND);
+        EtwException e = assertThrows(EtwException.class, () -> xp.enableProvider("jetw", CONTROL, 5, 0));
+        assertEquals("EnableTrace", e.function());
+        assertTrue(e.getMessage().contains("ERROR_WMI_GUID_NOT_FOUND") && e.getMessage().contains("not registered"), e.getMessage());
+    }
+
     // ------------------------------------------------------------ private sessions
 
     @Test
