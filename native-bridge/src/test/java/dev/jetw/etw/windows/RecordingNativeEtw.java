@@ -116,6 +116,8 @@ final class RecordingNativeEtw implements NativeEtw {
     ControlCallback callback;
     /** False: per-event calls answer without recording or copying (for allocation measurements). */
     boolean recordEvents = true;
+    /** Non-zero: a session with this logger handle already enables the provider, so registration calls back at once. */
+    long enableDuringRegistration;
 
     RecordingNativeEtw(EtwLayout layout) {
         this.layout = layout;
@@ -506,6 +508,10 @@ final class RecordingNativeEtw implements NativeEtw {
         }
         if (r == 0) {
             registrationHandleOut.setLong(0, registrationHandle);
+            if (enableDuringRegistration != 0) {
+                // "If the GUID is already enabled, registration enables it at once" (RegisterTraceGuids docs).
+                enable(enableDuringRegistration, 5, 0);
+            }
         }
         return r;
     }

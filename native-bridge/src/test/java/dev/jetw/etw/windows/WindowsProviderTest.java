@@ -73,6 +73,16 @@ class WindowsProviderTest {
     }
 
     @Test
+    void aProviderAlreadyEnabledIsEnabledByTheRegistrationItself() throws EtwException {
+        rec = new RecordingNativeEtw(EtwLayout.X64);
+        rec.enableDuringRegistration = LOGGER;
+        provider = ClassicProvider.register(new WindowsBackend(rec, EtwLayout.X64, WindowsVersion.parse("10.0")),
+                CONTROL, List.of(METHOD));
+        assertTrue(provider.isEnabled(5));
+        assertEquals(LOGGER, provider.loggerHandle());
+    }
+
+    @Test
     void unregisterIsIdempotent() throws EtwException {
         register(EtwLayout.X64);
         provider.close();
