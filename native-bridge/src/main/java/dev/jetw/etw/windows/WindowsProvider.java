@@ -107,6 +107,9 @@ final class WindowsProvider implements ProviderBackend {
     /** RegisterTraceGuidsW; reads each class's RegHandle back. */
     void register() throws EtwException {
         // ETW calls back on a thread of its own: attach it as a daemon so it never keeps the JVM alive.
+        // (JnaNativeEtw sets the same on the object it hands JNA, which off Windows is a C-convention
+        // delegate; setting it here too keeps the rule true for any binding that passes this object.)
+        // This only records the initializer in JNA's map: nothing is loaded when ETW calls back.
         Native.setCallbackThreadInitializer(callback,
                 new CallbackThreadInitializer(true, true, "jetw-etw-control-callback"));
         // A request code ETW never sends: runs the callback once so its code is linked before ETW calls it.
