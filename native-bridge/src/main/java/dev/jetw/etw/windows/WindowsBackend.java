@@ -129,7 +129,12 @@ public final class WindowsBackend implements EtwBackend {
                 throw e;
             }
         }
-        return querySession(name);
+        try {
+            return querySession(name);
+        } catch (EtwException e) {
+            // The session runs; failing now would leave it running with nobody to stop it.
+            return new SessionStats(name, file, 0, 0, 0, 0, 0, 0, 0);
+        }
     }
 
     /** "trace.etl" → "trace-kernel.etl"; other names get "-kernel" appended; null stays null (real-time). */

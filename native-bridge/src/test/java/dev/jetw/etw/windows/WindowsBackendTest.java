@@ -144,6 +144,15 @@ class WindowsBackendTest {
         assertTrue(path.getMessage().contains(FILE), path.getMessage());
     }
 
+    @Test
+    void aStartedSessionIsReportedEvenWhenTheFollowingQueryFails() throws EtwException {
+        rec.script("ControlTraceW", Win32Error.ACCESS_DENIED);
+        SessionStats s = backend.startSession(config().build());
+        assertEquals("jetw", s.sessionName());
+        assertEquals(FILE, s.logFile());
+        assertEquals(List.of("StartTraceW:jetw", "ControlTraceW:0:jetw"), sequence());
+    }
+
     // ------------------------------------------------------------ control
 
     @Test
