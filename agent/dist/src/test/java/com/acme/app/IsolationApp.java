@@ -24,7 +24,7 @@ public final class IsolationApp {
         ClassLoader app = IsolationApp.class.getClassLoader();
         System.out.println("bytebuddy-copies " + java.util.Collections.list(app.getResources("net/bytebuddy/ByteBuddy.class")).size());
         System.out.println("jna-copies " + java.util.Collections.list(app.getResources("com/sun/jna/Native.class")).size());
-        System.out.println("agent-core-visible " + visible("dev.jetw.agent.core.AgentMain", app));
+        System.out.println("agent-libraries-visible " + visible("dev.jetw.etl.JetwSchema", app));
         Class<?> made = new ByteBuddy()
                 .subclass(Object.class)
                 .name("generated.Greeter")
