@@ -28,6 +28,9 @@ final class AgentLauncher {
     static final String MOF_SCHEMA = "dev.jetw.agent.core.MofSchema";
     static final String ETL_TOOL = "dev.jetw.etl.tool.EtlTool";
 
+    /** The core's words for status/detach without an agent (dev.jetw.agent.core.AgentMain). */
+    static final String NOT_ATTACHED = "no jetw agent is attached in this JVM";
+
     private static IsolatedClassLoader agentLoader;
 
     private AgentLauncher() {
@@ -42,9 +45,8 @@ final class AgentLauncher {
         try {
             if (agentLoader == null && control.isSessionCommand()) {
                 // Nothing to query or stop, and no reason to load anything into this JVM to say so.
-                // Same replies as the core gives once it was loaded (after a detach), so the tool behaves alike.
-                reply(control, "detach".equals(control.command) ? "jetw agent not attached: nothing to detach" : "jetw agent not attached");
-                return;
+                // The same failure line the core gives once it was loaded (after a detach), so the tool behaves alike.
+                throw new JetwFailure(control.command, NOT_ATTACHED);
             }
             if (agentLoader == null) {
                 agentLoader = loadAgent(inst);
@@ -115,14 +117,6 @@ final class AgentLauncher {
             writeReply(control.out, "jetw agent active");
         } else {
             writeReply(control.out, JetwFailure.line("attach", "the agent did not start (see the target JVM's error output)"));
-        }
-    }
-
-    private static void reply(ControlOptions control, String text) {
-        if (control.out != null) {
-            writeReply(control.out, text);
-        } else {
-            System.err.println(text);
         }
     }
 

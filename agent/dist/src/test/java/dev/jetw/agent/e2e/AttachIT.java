@@ -31,9 +31,8 @@ class AttachIT {
             String pid = Long.toString(target.pid());
             work(target);
 
-            ChildJvm.Result notYet = ChildJvm.tool("status", pid);
-            assertEquals(0, notYet.exit(), notYet.toString());
-            assertTrue(notYet.stdout().contains("not attached"), notYet.toString());
+            assertNotAttached(pid, "status");
+            assertNotAttached(pid, "detach");
 
             // First session.
             Path first = temp.resolve("first.etl");
@@ -72,8 +71,8 @@ class AttachIT {
             work(target);
             assertEquals(sizeAtDetach, Files.size(first), "nothing written after detach");
             assertEquals(firstTrace.records, TraceFile.read(first).records);
-            ChildJvm.Result afterDetach = ChildJvm.tool("status", pid);
-            assertTrue(afterDetach.stdout().contains("not attached"), afterDetach.toString());
+            assertNotAttached(pid, "status");
+            assertNotAttached(pid, "detach");
 
             // Attach again: a new session in a new file, working as before.
             Path second = temp.resolve("second.etl");
@@ -107,11 +106,17 @@ class AttachIT {
             target.awaitStderr(line::equals, "the same line in the target");
 
             work(target);
-            ChildJvm.Result status = ChildJvm.tool("status", pid);
-            assertTrue(status.stdout().contains("not attached"), status.toString());
+            assertNotAttached(pid, "status");
             target.send("exit");
             assertEquals(0, target.waitForExit(), target.toString());
         }
+    }
+
+    /** status or detach without an agent: a failure, one line, exit 1 (before the first attach and after a detach alike). */
+    private static void assertNotAttached(String pid, String command) throws Exception {
+        ChildJvm.Result r = ChildJvm.tool(command, pid);
+        assertEquals(1, r.exit(), r.toString());
+        assertEquals(List.of("jetw: " + command + ": no jetw agent is attached in this JVM"), r.stderr().lines().toList(), r.toString());
     }
 
     private static void work(ChildJvm target) throws Exception {
