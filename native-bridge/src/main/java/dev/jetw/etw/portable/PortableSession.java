@@ -140,13 +140,13 @@ final class PortableSession {
             }
             TraceBuffer b = scratch.buffer;
             if (b != null && scratch.bufferSession != this) {
-                scratch.bufferSession.logger.submit(b); // a buffer of the session the provider left
+                scratch.bufferSession.handOff(b); // a buffer of the session the provider left
                 scratch.buffer = null;
                 b = null;
             }
             if (b == null || b.remaining() < space) {
                 if (b != null) {
-                    logger.submit(b);
+                    handOff(b);
                     scratch.buffer = null;
                 }
                 b = acquire();
@@ -170,6 +170,18 @@ final class PortableSession {
         return Win32Error.SUCCESS;
     }
 
+    /**
+     * A full buffer leaves its writer: to the logger thread, or in buffering mode straight into the
+     * ring (no I/O follows, and a writer short of buffers must find the oldest one there at once).
+     */
+    private void handOff(TraceBuffer b) {
+        if (buffering != null) {
+            buffering.accept(b);
+        } else {
+            logger.submit(b);
+        }
+    }
+
     private TraceBuffer acquire() {
         TraceBuffer b = pool.acquire();
         if (b == null && buffering != null) {
@@ -184,7 +196,7 @@ final class PortableSession {
             synchronized (s) {
                 if (s.bufferSession == this && s.buffer != null) {
                     if (!s.buffer.isEmpty()) {
-                        logger.submit(s.buffer);
+                        handOff(s.buffer);
                     } else {
                         pool.release(s.buffer);
                     }
