@@ -142,12 +142,15 @@ class LogFileModesTest {
         }
     }
 
+    // The mode tests below allow more buffers than their events need, so that a slow disk cannot
+    // drop events (that is the overflow test's subject) and the ids stay contiguous.
+
     @Test
     void sequentialWithMaximumFileSizeStopsAtTheLimitAndCountsLoss() throws Exception {
         String name = TestSupport.uniqueName("seqmax");
         Path file = dir.resolve("m.etl");
         etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).bufferSizeKb(8)
-                .minimumBuffers(4).maximumBuffers(64).maximumFileSizeMb(1).flushTimerSeconds(0).build());
+                .minimumBuffers(4).maximumBuffers(512).maximumFileSizeMb(1).flushTimerSeconds(0).build());
         ClassicProvider p = TestSupport.enabledProvider(etw, name);
         EventScratch s = p.newScratch();
         int emitted = 0;
@@ -175,7 +178,7 @@ class LogFileModesTest {
         String name = TestSupport.uniqueName("circ");
         Path file = dir.resolve("c.etl");
         etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).bufferSizeKb(4)
-                .modes(LogFileMode.CIRCULAR).maximumFileSizeMb(1).flushTimerSeconds(0).build());
+                .maximumBuffers(1024).modes(LogFileMode.CIRCULAR).maximumFileSizeMb(1).flushTimerSeconds(0).build());
         ClassicProvider p = TestSupport.enabledProvider(etw, name);
         EventScratch s = p.newScratch();
         int n = 3 * MB / 128;
@@ -201,7 +204,7 @@ class LogFileModesTest {
         String name = TestSupport.uniqueName("newfile");
         Path pattern = dir.resolve("roll_%d.etl");
         etw.startSession(SessionConfig.builder().sessionName(name).logFile(pattern).bufferSizeKb(8)
-                .modes(LogFileMode.NEWFILE).maximumFileSizeMb(1).flushTimerSeconds(0).build());
+                .maximumBuffers(512).modes(LogFileMode.NEWFILE).maximumFileSizeMb(1).flushTimerSeconds(0).build());
         ClassicProvider p = TestSupport.enabledProvider(etw, name);
         EventScratch s = p.newScratch();
         int n = (int) (3.5 * MB / 128);
