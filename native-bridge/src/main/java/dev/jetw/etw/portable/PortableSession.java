@@ -3,7 +3,6 @@ package dev.jetw.etw.portable;
 import dev.jetw.etl.EtlFormat;
 import dev.jetw.etl.EtlLogfileHeader;
 import dev.jetw.etl.EtlRecordWriter;
-import dev.jetw.etw.ClockType;
 import dev.jetw.etw.EtwException;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.SessionConfig;
@@ -279,6 +278,7 @@ final class PortableSession {
         EtlLogfileHeader h = new EtlLogfileHeader();
         h.bufferSize = bufferSize;
         h.numberOfProcessors = Runtime.getRuntime().availableProcessors();
+        h.cpuSpeedMhz = environment.cpuSpeedMhz;
         h.maximumFileSizeMb = c.maximumFileSizeMb();
         // The header's LogFileMode has REAL_TIME and BUFFERING cleared, as ETW writes it.
         h.logFileMode = c.logFileModeBits() & ~(LogFileMode.REAL_TIME.bits() | LogFileMode.BUFFERING.bits());
@@ -300,10 +300,6 @@ final class PortableSession {
         h.processId = processId;
         h.loggerId = loggerId;
         return h;
-    }
-
-    static boolean isCycleClock(SessionConfig c) {
-        return c.clock() == ClockType.CYCLE;
     }
 
     /** UPDATE: the flush timer and MaximumBuffers change on a running session. */

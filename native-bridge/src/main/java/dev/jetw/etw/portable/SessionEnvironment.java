@@ -19,6 +19,8 @@ final class SessionEnvironment {
     final String standardName;
     final String daylightName;
     final int daylightBias;
+    /** Nominal CPU speed for CpuSpeedInMHz (/proc/cpuinfo), 0 when unknown; readers use it only for clock type 3. */
+    final int cpuSpeedMhz;
     private final long uptimeTicks;
 
     SessionEnvironment() {
@@ -29,6 +31,23 @@ final class SessionEnvironment {
         daylightName = tz.useDaylightTime() ? tz.getDisplayName(true, TimeZone.SHORT, Locale.ROOT) : "";
         daylightBias = tz.useDaylightTime() ? -tz.getDSTSavings() / 60_000 : 0;
         uptimeTicks = uptimeTicks();
+        cpuSpeedMhz = cpuMhz();
+    }
+
+    private static int cpuMhz() {
+        Path p = Paths.get("/proc/cpuinfo");
+        try {
+            if (Files.isReadable(p)) {
+                for (String line : Files.readAllLines(p, StandardCharsets.US_ASCII)) {
+                    if (line.startsWith("cpu MHz")) {
+                        return (int) Math.round(Double.parseDouble(line.substring(line.indexOf(':') + 1).trim()));
+                    }
+                }
+            }
+        } catch (Exception e) {
+            // unknown
+        }
+        return 0;
     }
 
     /** FILETIME of the machine's boot: now minus the OS uptime (/proc/uptime), else the JVM's start. */

@@ -325,6 +325,13 @@ class SessionEngineTest {
     }
 
     @Test
+    void etwBackendsLoadsThePortableBackendByName() {
+        dev.jetw.etw.EtwBackend b = dev.jetw.etw.EtwBackends.create("portable");
+        assertTrue(b instanceof PortableBackend);
+        assertEquals("portable", b.name());
+    }
+
+    @Test
     void kernelFlagsAreAcceptedWithANotice() throws Exception {
         String name = TestSupport.uniqueName("kernel");
         etw.startSession(config(name, dir.resolve("k.etl"))
