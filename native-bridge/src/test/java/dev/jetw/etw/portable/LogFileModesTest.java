@@ -154,14 +154,14 @@ class LogFileModesTest {
         ClassicProvider p = TestSupport.enabledProvider(etw, name);
         EventScratch s = p.newScratch();
         int emitted = 0;
-        boolean full = false;
         // 2 MB of events into a 1 MB file.
         for (int i = 0; i < 2 * MB / 256; i++) {
             emitted++;
-            if (!TestSupport.emit(p, s, 0, i, 256 - 0x48 - 8)) {
-                full = true;
-            }
+            TestSupport.emit(p, s, 0, i, 256 - 0x48 - 8);
         }
+        etw.flushSession(name); // the logger has met the limit by now
+        emitted++;
+        boolean full = !TestSupport.emit(p, s, 0, emitted - 1, 0);
         SessionStats st = etw.stopSession(name);
         assertTrue(full, "writes failed once the log was full");
         assertEquals(MB, Files.size(file));
