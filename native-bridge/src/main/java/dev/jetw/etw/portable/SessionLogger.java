@@ -42,8 +42,13 @@ final class SessionLogger implements Runnable {
 
     @Override
     public void run() {
+        int timer = session.flushTimerSeconds;
         long nextFlush = nextFlushDeadline(System.nanoTime());
         for (;;) {
+            if (timer != session.flushTimerSeconds) { // changed by UPDATE: restart the period
+                timer = session.flushTimerSeconds;
+                nextFlush = nextFlushDeadline(System.nanoTime());
+            }
             // The timer is checked on every turn, so a steady stream of full buffers cannot starve it.
             if (System.nanoTime() - nextFlush >= 0) {
                 if (session.sink.flushTimerApplies()) {
