@@ -63,6 +63,8 @@ public final class PortableBackend implements EtwBackend {
     @Override
     public SessionStats startSession(SessionConfig config) throws EtwException {
         synchronized (LOCK) {
+            // Check first: an invalid configuration must not stop the running session of that name.
+            List<String> notices = SessionRules.check(config);
             String key = key(config.sessionName());
             PortableSession running = SESSIONS.get(key);
             if (running != null) {
@@ -76,7 +78,6 @@ public final class PortableBackend implements EtwBackend {
                 }
                 stopLocked(running);
             }
-            List<String> notices = SessionRules.check(config);
             PortableSession s = new PortableSession(config, freeLoggerId(), Collections.unmodifiableList(notices));
             SESSIONS.put(key, s);
             for (String n : notices) {

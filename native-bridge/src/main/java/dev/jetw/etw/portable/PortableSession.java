@@ -71,6 +71,15 @@ final class PortableSession {
         BufferingSink ring = null;
         if (config.has(LogFileMode.BUFFERING)) {
             LogFileLock reservation = config.logFile() == null ? null : LogFileLock.reserve(config.logFile(), "StartTraceW");
+            if (reservation != null && java.nio.file.Files.exists(reservation.path())) {
+                // A file from an earlier run must not pass for this session's: take and empty it now.
+                try {
+                    reservation.openChannel("StartTraceW");
+                } catch (EtwException e) {
+                    reservation.close();
+                    throw e;
+                }
+            }
             ring = new BufferingSink(this, reservation, config.minimumBuffers());
             fileSink = ring;
         } else if (config.logFile() != null) {
