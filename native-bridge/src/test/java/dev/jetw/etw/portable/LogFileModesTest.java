@@ -320,4 +320,43 @@ class LogFileModesTest {
         assertEquals(Win32Error.WMI_INSTANCE_NOT_FOUND, assertThrows(EtwException.class,
                 () -> etw.openRealTimeConsumer(name, b -> { })).code());
     }
+
+    @Test
+    void realTimeWithALogFileWritesTheFileAndFeedsTheConsumer() throws Exception {
+        String name = TestSupport.uniqueName("rtfile");
+        Path file = dir.resolve("rtf.etl");
+        etw.startSession(SessionConfig.builder().sessionName(name).logFile(file)
+                .modes(LogFileMode.REAL_TIME, LogFileMode.SEQUENTIAL).bufferSizeKb(4).flushTimerSeconds(0).build());
+        List<Integer> delivered = new CopyOnWriteArrayList<>();
+        AutoCloseable c = etw.openRealTimeConsumer(name, b -> {
+            for (EtlLayoutCheck.Event e : EtlLayoutCheck.dataBuffer(b, 4096)) {
+                delivered.add(e.payloadInt(4));
+            }
+        });
+        ClassicProvider p = TestSupport.enabledProvider(etw, name);
+        EventScratch s = p.newScratch();
+        for (int i = 0; i < 500; i++) {
+            assertTrue(TestSupport.emit(p, s, 0, i, 8));
+        }
+        etw.stopSession(name);
+        c.close();
+        EtlLayoutCheck.File f = EtlLayoutCheck.read(file);
+        assertContiguous(ids(f.events()), 499);
+        assertEquals(500, f.events().size());
+        assertContiguous(delivered, 499);
+        assertEquals(LogFileMode.SEQUENTIAL.bits(), f.logFileMode); // REAL_TIME cleared in the header
+    }
+
+    @Test
+    void bufferingEmptiesAStaleFileOfAnEarlierRunAtStart() throws Exception {
+        Path file = dir.resolve("stale.etl");
+        Files.write(file, new byte[] {1, 2, 3});
+        String name = TestSupport.uniqueName("stale");
+        etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).modes(LogFileMode.BUFFERING).build());
+        assertEquals(0, Files.size(file));
+        etw.stopSession(name);
+        EtlLayoutCheck.File f = EtlLayoutCheck.read(file); // the stop wrote a header-only .etl
+        assertEquals(1, f.buffersWritten);
+        assertEquals(name, f.loggerName);
+    }
 }
