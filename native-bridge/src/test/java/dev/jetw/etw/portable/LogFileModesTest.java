@@ -83,6 +83,54 @@ class LogFileModesTest {
     }
 
     @Test
+    void overflowIsExactWithConcurrentWritersAndALoggerThatResumesMidway() throws Exception {
+        String name = TestSupport.uniqueName("overflow4");
+        Path file = dir.resolve("o4.etl");
+        etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).bufferSizeKb(1)
+                .minimumBuffers(2).maximumBuffers(6).flushTimerSeconds(1).build());
+        ClassicProvider p = TestSupport.enabledProvider(etw, name);
+        PortableBackend.session(name).logger.pause();
+        int threads = 4;
+        int perThread = 5000;
+        java.util.concurrent.CountDownLatch half = new java.util.concurrent.CountDownLatch(threads);
+        List<Thread> ws = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int stream = t;
+            Thread w = new Thread(() -> {
+                EventScratch s = p.newScratch();
+                for (int i = 0; i < perThread; i++) {
+                    if (i == perThread / 2) {
+                        half.countDown();
+                    }
+                    TestSupport.emit(p, s, stream, i, 40);
+                }
+            });
+            w.start();
+            ws.add(w);
+        }
+        half.await();
+        PortableBackend.session(name).logger.resume();
+        for (Thread w : ws) {
+            w.join();
+        }
+        SessionStats st = etw.stopSession(name);
+        EtlLayoutCheck.File f = EtlLayoutCheck.read(file);
+        assertEquals(threads * perThread, f.events().size() + st.eventsLost());
+        assertEquals(p.eventsDropped(), st.eventsLost());
+        assertTrue(st.eventsLost() > 0);
+        // Per-thread order holds among the events kept.
+        int[] last = new int[threads];
+        java.util.Arrays.fill(last, -1);
+        for (EtlLayoutCheck.Buffer b : f.buffers) {
+            for (EtlLayoutCheck.Event e : b.events) {
+                int stream = e.payloadInt(0);
+                assertTrue(e.payloadInt(4) > last[stream]);
+                last[stream] = e.payloadInt(4);
+            }
+        }
+    }
+
+    @Test
     void sixteenConcurrentWritersKeepCountsAndPerThreadOrder() throws Exception {
         String name = TestSupport.uniqueName("threads");
         Path file = dir.resolve("t.etl");
