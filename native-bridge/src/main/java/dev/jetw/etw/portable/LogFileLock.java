@@ -39,7 +39,8 @@ final class LogFileLock implements AutoCloseable {
         Path abs = file.toAbsolutePath().normalize();
         Path parent = abs.getParent();
         if (parent == null || !Files.isDirectory(parent)) {
-            throw new EtwException(function, Win32Error.PATH_NOT_FOUND,
+            // StartTrace's answer to a missing folder (ETW does not create it).
+            throw new EtwException(function, Win32Error.BAD_PATHNAME,
                     "log file " + abs + ": folder " + parent + " does not exist (it is not created)");
         }
         String key;

@@ -54,7 +54,7 @@ class LogFileModesTest {
     void overflowWrittenPlusLostEqualsEmittedExactly() throws Exception {
         String name = TestSupport.uniqueName("overflow");
         Path file = dir.resolve("o.etl");
-        etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).bufferSizeKb(1)
+        etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).bufferSizeKb(4)
                 .minimumBuffers(2).maximumBuffers(4).flushTimerSeconds(0).build());
         ClassicProvider p = TestSupport.enabledProvider(etw, name);
         EventScratch s = p.newScratch();
@@ -79,14 +79,14 @@ class LogFileModesTest {
         assertEquals(p.eventsDropped(), st.eventsLost());
         assertEquals(st.eventsLost(), EtlLayoutCheck.read(file).eventsLost);
         // After the stall, buffers flow again: the events kept are the first ones of each buffer run.
-        assertTrue(inFile >= 3 * (1024 - 0x48) / 128, "at least the pool's worth of events: " + inFile);
+        assertTrue(inFile >= 3 * (4096 - 0x48) / 128, "at least the pool's worth of events: " + inFile);
     }
 
     @Test
     void overflowIsExactWithConcurrentWritersAndALoggerThatResumesMidway() throws Exception {
         String name = TestSupport.uniqueName("overflow4");
         Path file = dir.resolve("o4.etl");
-        etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).bufferSizeKb(1)
+        etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).bufferSizeKb(4)
                 .minimumBuffers(2).maximumBuffers(6).flushTimerSeconds(1).build());
         ClassicProvider p = TestSupport.enabledProvider(etw, name);
         PortableBackend.session(name).logger.pause();
@@ -331,14 +331,13 @@ class LogFileModesTest {
     @Test
     void realTimeWithoutConsumerFailsWithLogFileFullThenDeliversTheBacklog() throws Exception {
         String name = TestSupport.uniqueName("rt");
-        etw.startSession(SessionConfig.builder().sessionName(name).modes(LogFileMode.REAL_TIME).bufferSizeKb(1)
+        etw.startSession(SessionConfig.builder().sessionName(name).modes(LogFileMode.REAL_TIME).realTimeWithoutConsumer(true).bufferSizeKb(4)
                 .minimumBuffers(2).maximumBuffers(4).flushTimerSeconds(0).build());
         ClassicProvider p = TestSupport.enabledProvider(etw, name);
         EventScratch s = p.newScratch();
-        PortableProvider raw = null;
         int emitted = 0;
         int failedCode = 0;
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < 2000; i++) {
             emitted++;
             s.payload().clear();
             s.payload().putInt(0).putInt(i);
@@ -353,7 +352,7 @@ class LogFileModesTest {
         assertEquals(lostBefore, p.eventsDropped());
         List<Integer> delivered = new CopyOnWriteArrayList<>();
         AutoCloseable c = etw.openRealTimeConsumer(name, (ByteBuffer b) -> {
-            for (EtlLayoutCheck.Event e : EtlLayoutCheck.dataBuffer(b, 1024)) {
+            for (EtlLayoutCheck.Event e : EtlLayoutCheck.dataBuffer(b, 4096)) {
                 delivered.add(e.payloadInt(4));
             }
         });
@@ -374,7 +373,7 @@ class LogFileModesTest {
         String name = TestSupport.uniqueName("rtfile");
         Path file = dir.resolve("rtf.etl");
         etw.startSession(SessionConfig.builder().sessionName(name).logFile(file)
-                .modes(LogFileMode.REAL_TIME, LogFileMode.SEQUENTIAL).bufferSizeKb(4).flushTimerSeconds(0).build());
+                .modes(LogFileMode.REAL_TIME, LogFileMode.SEQUENTIAL).realTimeWithoutConsumer(true).bufferSizeKb(4).flushTimerSeconds(0).build());
         List<Integer> delivered = new CopyOnWriteArrayList<>();
         AutoCloseable c = etw.openRealTimeConsumer(name, b -> {
             for (EtlLayoutCheck.Event e : EtlLayoutCheck.dataBuffer(b, 4096)) {

@@ -61,7 +61,7 @@ class RoundTripTest {
                 b.logFile(file).modes(LogFileMode.BUFFERING).minimumBuffers(2048);
                 break;
             case "real-time":
-                b.modes(LogFileMode.REAL_TIME);
+                b.modes(LogFileMode.REAL_TIME).realTimeWithoutConsumer(true);
                 break;
             default:
                 b.logFile(file);

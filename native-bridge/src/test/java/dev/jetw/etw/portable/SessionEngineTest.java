@@ -197,26 +197,41 @@ class SessionEngineTest {
     }
 
     @Test
-    void aMissingFolderIsPathNotFound() {
-        EtwException e = assertThrows(EtwException.class, () -> etw.startSession(
-                config(TestSupport.uniqueName("nofolder"), dir.resolve("missing").resolve("x.etl")).build()));
-        assertEquals(Win32Error.PATH_NOT_FOUND, e.code());
-        assertTrue(e.getMessage().contains("missing"), e.getMessage());
+    void aMissingFolderIsBadPathname() throws Exception {
+        Path folder = Files.createDirectory(dir.resolve("gone"));
+        SessionConfig c = config(TestSupport.uniqueName("nofolder"), folder.resolve("x.etl")).build();
+        Files.delete(folder); // after validation, as when the folder vanishes before the start
+        EtwException e = assertThrows(EtwException.class, () -> etw.startSession(c));
+        assertEquals(Win32Error.BAD_PATHNAME, e.code());
+        assertTrue(e.getMessage().contains("gone"), e.getMessage());
+    }
+
+    /** Refused by the configuration's validation, or else by the engine with {@code code}. */
+    private void assertRefused(java.util.function.Supplier<SessionConfig.Builder> b, int code) {
+        SessionConfig c;
+        try {
+            c = b.get().build();
+        } catch (dev.jetw.etw.ConfigException e) {
+            return;
+        }
+        EtwException e = assertThrows(EtwException.class, () -> etw.startSession(c));
+        assertEquals(code, e.code(), e.getMessage());
     }
 
     @Test
-    void invalidModeCombinationsAreRefusedAndAppendIsNotSupported() {
+    void invalidModeCombinationsAreRefusedAndAppendIsNotSupported() throws Exception {
         String name = TestSupport.uniqueName("bad");
-        assertEquals(Win32Error.INVALID_PARAMETER, assertThrows(EtwException.class, () -> etw.startSession(
-                config(name, dir.resolve("c.etl")).modes(LogFileMode.CIRCULAR).build())).code());
-        assertEquals(Win32Error.INVALID_PARAMETER, assertThrows(EtwException.class, () -> etw.startSession(
-                config(name, dir.resolve("n.etl")).modes(LogFileMode.NEWFILE).maximumFileSizeMb(1).build())).code());
-        assertEquals(Win32Error.INVALID_PARAMETER, assertThrows(EtwException.class, () -> etw.startSession(
-                config(name, null).build())).code());
+        assertRefused(() -> config(name, dir.resolve("c.etl")).modes(LogFileMode.CIRCULAR), Win32Error.INVALID_PARAMETER);
+        assertRefused(() -> config(name, dir.resolve("n.etl")).modes(LogFileMode.NEWFILE).maximumFileSizeMb(1),
+                Win32Error.INVALID_PARAMETER);
+        assertRefused(() -> config(name, null), Win32Error.INVALID_PARAMETER);
+        assertRefused(() -> config(name, dir.resolve("sc.etl")).modes(LogFileMode.SEQUENTIAL, LogFileMode.CIRCULAR)
+                .maximumFileSizeMb(1), Win32Error.INVALID_PARAMETER);
         EtwException e = assertThrows(EtwException.class, () -> etw.startSession(
-                config(name, dir.resolve("a.etl")).modes(LogFileMode.APPEND).build()));
+                config(name, dir.resolve("a.etl")).modes(LogFileMode.APPEND).clock(ClockType.SYSTEM).build()));
         assertEquals(Win32Error.NOT_SUPPORTED, e.code());
         assertTrue(e.getMessage().contains("append"));
+        assertNull(PortableBackend.session(name));
     }
 
     @Test
@@ -272,11 +287,11 @@ class SessionEngineTest {
     @Test
     void oversizedEventsAreMoreDataAndTheLimitIsTheBufferLess0x48() throws Exception {
         String name = TestSupport.uniqueName("size");
-        etw.startSession(config(name, dir.resolve("s.etl")).bufferSizeKb(1).build());
+        etw.startSession(config(name, dir.resolve("s.etl")).bufferSizeKb(4).build());
         ClassicProvider p = TestSupport.enabledProvider(etw, name);
         ProviderBackend raw = ((PortableProvider) providerBackendOf(p));
         int max = p.maxPayloadBytes();
-        assertEquals(1024 - 0x48 - 0x48, max);
+        assertEquals(4096 - 0x48 - 0x48, max);
         EventScratch s = p.newScratch();
         s.payload().clear();
         s.payload().position(p.maxPayloadBytes());
@@ -334,7 +349,7 @@ class SessionEngineTest {
     @Test
     void kernelFlagsAreAcceptedWithANotice() throws Exception {
         String name = TestSupport.uniqueName("kernel");
-        etw.startSession(config(name, dir.resolve("k.etl"))
+        etw.startSession(config(name, dir.resolve("k.etl")).modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER)
                 .kernelFlags(java.util.EnumSet.of(dev.jetw.etw.KernelFlag.PROCESS)).build());
         assertTrue(etw.notices(name).get(0).contains("no kernel events"));
         etw.stopSession(name);
