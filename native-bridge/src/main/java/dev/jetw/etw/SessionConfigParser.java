@@ -55,7 +55,7 @@ public final class SessionConfigParser {
             Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(MODE, KERNEL)));
 
     /** A size: digits and an optional unit k/m/g (with or without a trailing b). */
-    private static final Pattern SIZE = Pattern.compile("(\\d{1,12})\\s*([kmg])?b?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern SIZE = Pattern.compile("(\\d{1,12})\\s*(?:([kmg])b?)?", Pattern.CASE_INSENSITIVE);
     private static final Pattern WHOLE = Pattern.compile("\\d{1,10}");
     private static final Pattern SECONDS = Pattern.compile("(\\d{1,10})\\s*s?", Pattern.CASE_INSENSITIVE);
 
