@@ -48,6 +48,7 @@ final class SessionConfigValidator {
         checkBufferSize(b, warnings);
         checkBufferCounts(b);
         checkScalars(b);
+        checkClock(b, warnings);
         checkModeCombinations(b);
         checkModeRequirements(b, warnings);
         checkRealTime(b, warnings);
@@ -113,6 +114,13 @@ final class SessionConfigValidator {
         }
         if (b.orphanPolicy == null) {
             throw new ConfigException(SessionConfigParser.ORPHAN, "null", ORPHAN_ALLOWED);
+        }
+    }
+
+    private static void checkClock(SessionConfig.Builder b, List<String> warnings) {
+        if (b.clock == ClockType.CYCLE) {
+            warnings.add(SessionConfigParser.CLOCK + "=cycle: Microsoft calls the CPU cycle counter unreliable (it"
+                    + " changes frequency and stops in some power states) and not for production; qpc is the default");
         }
     }
 

@@ -205,6 +205,14 @@ class SessionConfigValidatorTest {
         assertEquals("orphan=null: allowed restart, reuse or fail", refused(valid().orphanPolicy(null)).getMessage());
     }
 
+    @Test
+    void theCycleClockIsAcceptedWithAWarning() {
+        assertEquals(List.of("clock=cycle: Microsoft calls the CPU cycle counter unreliable (it changes frequency and"
+                + " stops in some power states) and not for production; qpc is the default"),
+                valid().clock(ClockType.CYCLE).build().warnings());
+        assertEquals(List.of(), valid().clock(ClockType.SYSTEM).build().warnings());
+    }
+
     // ---- mode combinations -----------------------------------------------------------------------
 
     static Stream<Arguments> exclusivePairs() {
