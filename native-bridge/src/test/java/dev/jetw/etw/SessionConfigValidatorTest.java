@@ -335,6 +335,13 @@ class SessionConfigValidatorTest {
         assertTrue(b.logFile(dir.resolve("trace%d.etl")).build().has(LogFileMode.NEWFILE));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"trace%.etl", "trace%s.etl", "trace%D.etl", "trace d.etl"})
+    void newfileNeedsExactlyPercentD(String name) {
+        ConfigException e = refused(valid().modes(LogFileMode.NEWFILE).maximumFileSizeMb(10).logFile(dir.resolve(name)));
+        assertTrue(e.getMessage().contains("needs %d in the file name"), e.getMessage());
+    }
+
     @Test
     void newfileLooksForPercentDInTheFileNameNotTheFolder() throws IOException {
         Path folder = Files.createDirectory(dir.resolve("run%d"));
