@@ -577,6 +577,8 @@ class StubBindingTest {
             etw.TraceEvent(logger, h);
         }
         long controlAllocated = mx.getThreadAllocatedBytes(tid) - controlBefore;
+        System.out.println("per-event path: " + allocated + " bytes over " + calls + " x (CreateTraceInstanceId +"
+                + " TraceEventInstance); interface-mapped TraceEvent: " + controlAllocated + " bytes over " + controlCalls);
         assertTrue(controlAllocated > 16L * controlCalls,
                 "the interface mapping allocates per call (" + controlAllocated + " bytes); the instrument works");
     }
