@@ -15,9 +15,11 @@
  * Windows' SetLastError maps to errno here: JNA reads errno on Linux where it reads
  * GetLastError on Windows, so LastErrorException behaves the same.
  *
- * Accessors (stub_*) let the test read the recording. Not thread-safe: the test calls serially.
+ * Accessors (stub_*) let the test read the recording. Not thread-safe: the test calls serially
+ * (a callback on its own thread is joined before the calling function returns).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -328,6 +330,23 @@ static void copy_name_back(EVENT_TRACE_PROPERTIES *p, const session *s) {
     }
 }
 
+/* When set, callbacks run on a fresh native thread (joined before returning), as ETW may call them. */
+static int callback_on_thread = 0;
+
+typedef struct {
+    provider *pr;
+    uint32_t request;
+    WNODE_HEADER *wnode;
+    uint32_t *size;
+    uint32_t rc;
+} callback_call;
+
+static void *callback_thread(void *arg) {
+    callback_call *c = arg;
+    c->rc = c->pr->callback(c->request, c->pr->context, c->size, c->wnode);
+    return NULL;
+}
+
 /*
  * Calls a provider's WMIDPREQUEST the way ETW does: request code, the registration's context,
  * the size of the WNODE_HEADER, and a WNODE_HEADER whose HistoricalContext is the logger handle.
@@ -340,11 +359,17 @@ static uint32_t notify(provider *pr, session *s, uint32_t request) {
     w.Guid = pr->control;
     w.Flags = WNODE_FLAG_TRACED_GUID;
     uint32_t size = sizeof w;
-    uint32_t rc = pr->callback(request, pr->context, &size, &w);
+    callback_call c = {pr, request, &w, &size, 0};
+    pthread_t thread;
+    if (callback_on_thread && pthread_create(&thread, NULL, callback_thread, &c) == 0) {
+        pthread_join(thread, NULL);
+    } else {
+        callback_thread(&c);
+    }
     uint64_t args[4] = {request, (uint64_t) (uintptr_t) pr->context, size, s->logger};
     record *r = rec_begin("WMIDPREQUEST", 4, args);
-    r->args[4] = rc;
-    return rc;
+    r->args[4] = c.rc;
+    return c.rc;
 }
 
 static uint32_t enable(const GUID *control, session *s, int on, uint32_t flags, uint32_t level) {
@@ -681,6 +706,11 @@ EXPORT void stub_set_last_instance_id(uint32_t id) {
     next_instance_id = id;
 }
 
+/* 1: run callbacks on a new native thread (as ETW may); 0: on the calling thread. */
+EXPORT void stub_set_callback_thread(int32_t on) {
+    callback_on_thread = on;
+}
+
 /* Forgets every session, provider, pending enable and recording. */
 EXPORT void stub_reset(void) {
     for (int i = 0; i < NFUNCTIONS; i++) {
@@ -693,4 +723,5 @@ EXPORT void stub_reset(void) {
     next_instance_id = 0;
     next_session = 1;
     next_provider = 1;
+    callback_on_thread = 0;
 }

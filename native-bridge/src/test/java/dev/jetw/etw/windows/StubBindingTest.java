@@ -212,6 +212,8 @@ class StubBindingTest {
         volatile long logger;
         volatile int level = -1;
         volatile int flags = -1;
+        volatile String threadName;
+        volatile boolean daemon;
 
         RecordingCallback(NativeEtw etw) {
             this.etw = etw;
@@ -220,6 +222,8 @@ class StubBindingTest {
         @Override
         public int callback(int code, Pointer requestContext, Pointer size, Pointer buffer) {
             requestCode = code;
+            threadName = Thread.currentThread().getName();
+            daemon = Thread.currentThread().isDaemon();
             context = address(requestContext);
             bufferSize = size.getInt(0);
             if (code == EtwConstants.WMI_ENABLE_EVENTS) {
@@ -313,6 +317,22 @@ class StubBindingTest {
         assertEquals(0, etw.EnableTrace(0, 0, 0, guid(CONTROL), traceId));
         assertEquals(2, cb.calls.get());
         assertEquals(EtwConstants.WMI_DISABLE_EVENTS, cb.requestCode);
+    }
+
+    /** ETW may call back on a thread of its own: JNA attaches it as the binding's daemon callback thread. */
+    @Test
+    void aCallbackOnAForeignNativeThreadRunsOnADaemonThread() {
+        long traceId = start("thread");
+        RecordingCallback cb = new RecordingCallback(etw);
+        register(cb, null);
+        rec.stub_set_callback_thread(1);
+        assertEquals(0, etw.EnableTrace(1, 0x7, TraceLevel.ERROR, guid(CONTROL), traceId));
+        assertEquals(1, cb.calls.get());
+        assertEquals("jetw-etw-control-callback", cb.threadName);
+        assertTrue(cb.daemon, "an attached callback thread never keeps the JVM alive");
+        assertEquals(rec.stub_logger_handle(traceId), cb.logger);
+        assertEquals(TraceLevel.ERROR, cb.level);
+        assertEquals(0x7, cb.flags);
     }
 
     @Test

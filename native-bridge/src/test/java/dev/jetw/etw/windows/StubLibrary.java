@@ -33,6 +33,8 @@ final class StubLibrary {
 
         void stub_set_last_instance_id(int id);
 
+        void stub_set_callback_thread(int on);
+
         void stub_reset();
     }
 
@@ -51,7 +53,7 @@ final class StubLibrary {
             Path source = ProbeToolchain.moduleDir().resolve("src/test/c/etw_stub.c");
             Path lib = dir.resolve("libetwstub.so");
             ProbeToolchain.compile(Arrays.asList("gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-shared",
-                    "-fPIC", "-fvisibility=hidden", "-o", lib.toString(), source.toString()), dir);
+                    "-fPIC", "-pthread", "-fvisibility=hidden", "-o", lib.toString(), source.toString()), dir);
             built = lib;
         }
         return built;
