@@ -159,6 +159,7 @@ final class PortableSession {
                 }
                 b = acquire();
                 if (b == null) {
+                    logger.requestCollect();
                     eventsLost.increment();
                     return realTime != null && !realTime.hasConsumer() ? Win32Error.LOG_FILE_FULL
                             : Win32Error.NOT_ENOUGH_MEMORY;

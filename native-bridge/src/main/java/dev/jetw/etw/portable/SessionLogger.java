@@ -26,8 +26,12 @@ final class SessionLogger implements Runnable {
         }
     }
 
+    /** Queued by a writer that found no free buffer: take back the buffers idle threads still hold. */
+    private static final TraceBuffer COLLECT = new TraceBuffer(0);
+
     private final PortableSession session;
     private final LinkedBlockingQueue<TraceBuffer> queue = new LinkedBlockingQueue<>();
+    private final java.util.concurrent.atomic.AtomicBoolean collectRequested = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile CountDownLatch pauseGate;
     volatile IOException lastError;
 
@@ -38,6 +42,17 @@ final class SessionLogger implements Runnable {
     /** Hands a buffer (or a request) to the logger. Never blocks: the queue is unbounded, the pool is not. */
     void submit(TraceBuffer b) {
         queue.offer(b);
+    }
+
+    /**
+     * Called by a writer that found the pool empty. Buffers are per thread, not per CPU, so idle
+     * threads may hold partly filled buffers; the logger takes them back at once instead of at the
+     * next flush-timer tick (or never, with FlushTimer 0). At most one request is queued at a time.
+     */
+    void requestCollect() {
+        if (collectRequested.compareAndSet(false, true)) {
+            queue.offer(COLLECT);
+        }
     }
 
     @Override
@@ -66,6 +81,11 @@ final class SessionLogger implements Runnable {
                 continue;
             }
             if (b == null) {
+                continue;
+            }
+            if (b == COLLECT) {
+                collectRequested.set(false);
+                session.collectPartialBuffers();
                 continue;
             }
             if (b instanceof Request) {

@@ -131,6 +131,64 @@ class LogFileModesTest {
     }
 
     @Test
+    void moreWritingThreadsThanBuffersRecoverWithoutAFlushTimer() throws Exception {
+        String name = TestSupport.uniqueName("manythreads");
+        Path file = dir.resolve("many.etl");
+        int max = 8;
+        etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).bufferSizeKb(4)
+                .minimumBuffers(2).maximumBuffers(max).flushTimerSeconds(0).build());
+        ClassicProvider p = TestSupport.enabledProvider(etw, name);
+        int threads = 5 * max;
+        java.util.concurrent.atomic.AtomicInteger emitted = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CountDownLatch allWrote = new java.util.concurrent.CountDownLatch(threads);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        List<Thread> ws = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int stream = t;
+            Thread w = new Thread(() -> {
+                EventScratch s = p.newScratch();
+                try {
+                    // Each thread keeps trying until one of its events is accepted, then idles holding
+                    // its buffer. With per-thread buffers and no flush timer, only the logger taking
+                    // idle threads' buffers back lets the later threads write at all.
+                    long deadline = System.nanoTime() + 60_000_000_000L;
+                    int seq = 0;
+                    while (true) {
+                        emitted.incrementAndGet();
+                        if (TestSupport.emit(p, s, stream, seq++, 0)) {
+                            break;
+                        }
+                        if (System.nanoTime() > deadline) {
+                            throw new AssertionError("thread " + stream + " never got a buffer");
+                        }
+                        Thread.sleep(1);
+                    }
+                    allWrote.countDown();
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            w.start();
+            ws.add(w);
+        }
+        assertTrue(allWrote.await(120, java.util.concurrent.TimeUnit.SECONDS), "every thread wrote an event");
+        SessionStats st = etw.stopSession(name);
+        release.countDown();
+        for (Thread w : ws) {
+            w.join();
+        }
+        EtlLayoutCheck.File f = EtlLayoutCheck.read(file);
+        assertEquals(emitted.get(), f.events().size() + st.eventsLost());
+        java.util.Set<Integer> streams = new java.util.HashSet<>();
+        for (EtlLayoutCheck.Event e : f.events()) {
+            streams.add(e.payloadInt(0));
+        }
+        assertEquals(threads, streams.size());
+        assertTrue(st.numberOfBuffers() <= max);
+    }
+
+    @Test
     void sixteenConcurrentWritersKeepCountsAndPerThreadOrder() throws Exception {
         String name = TestSupport.uniqueName("threads");
         Path file = dir.resolve("t.etl");
