@@ -331,11 +331,15 @@ class SessionEngineTest {
         st = etw.flushSession(name);
         assertEquals(1, st.buffersWritten());
         assertEquals(3, st.freeBuffers());
-        SessionStats updated = etw.updateSession(etw.querySession(name) == null ? null
-                : config(name, dir.resolve("q.etl")).minimumBuffers(3).maximumBuffers(20).flushTimerSeconds(5).build());
+        SessionStats updated = etw.updateSession(
+                config(name, dir.resolve("q.etl")).minimumBuffers(3).maximumBuffers(20).flushTimerSeconds(5).build());
         assertEquals(3, updated.numberOfBuffers());
         assertEquals(20, PortableBackend.session(name).pool.maximum());
         assertEquals(5, PortableBackend.session(name).flushTimerSeconds);
+        EtwException e = assertThrows(EtwException.class, () -> etw.updateSession(
+                config(name, dir.resolve("other.etl")).minimumBuffers(3).build()));
+        assertEquals(Win32Error.NOT_SUPPORTED, e.code());
+        assertTrue(e.getMessage().contains("other.etl"));
         etw.stopSession(name);
     }
 
