@@ -18,39 +18,39 @@ import java.util.UUID;
  * tests do not depend on the writer being right. 32-bit files use SYSTEM32 + TRACE_LOGFILE_HEADER32
  * and 0x0B / 0x0A records.
  */
-final class EtlFixtureBuilder {
+public final class EtlFixtureBuilder {
 
-    int bufferSize = 4096;
-    boolean is64 = true;
-    long startFileTime = 133000000000000000L; // 2022-06-18
-    long anchor = 5_000_000_000L;
-    long perfFreq = 10_000_000L;
-    int clockType = 1;
-    int cpuMHz = 3000;
-    int processors = 2;
-    int logFileMode = 1;
-    int eventsLost;
-    String loggerName = "jetw-test";
-    String logFileName = "C:\\jetw\\test.etl";
-    int pid = 4242;
+    public int bufferSize = 4096;
+    public boolean is64 = true;
+    public long startFileTime = 133000000000000000L; // 2022-06-18
+    public long anchor = 5_000_000_000L;
+    public long perfFreq = 10_000_000L;
+    public int clockType = 1;
+    public int cpuMHz = 3000;
+    public int processors = 2;
+    public int logFileMode = 1;
+    public int eventsLost;
+    public String loggerName = "jetw-test";
+    public String logFileName = "C:\\jetw\\test.etl";
+    public int pid = 4242;
 
     private final List<List<byte[]>> buffers = new ArrayList<>();
     private final List<Long> sequences = new ArrayList<>();
 
     /** Starts a new data buffer; records go to the last one. */
-    EtlFixtureBuilder newBuffer() {
+    public EtlFixtureBuilder newBuffer() {
         buffers.add(new ArrayList<>());
         sequences.add((long) buffers.size());
         return this;
     }
 
     /** Overrides the SequenceNumber of data buffer {@code i} (0-based among data buffers). */
-    EtlFixtureBuilder sequence(int i, long seq) {
+    public EtlFixtureBuilder sequence(int i, long seq) {
         sequences.set(i, seq);
         return this;
     }
 
-    EtlFixtureBuilder record(byte[] record) {
+    public EtlFixtureBuilder record(byte[] record) {
         if (buffers.isEmpty()) {
             newBuffer();
         }
@@ -68,7 +68,7 @@ final class EtlFixtureBuilder {
     }
 
     /** An EVENT_INSTANCE_GUID_HEADER record (§5). */
-    static byte[] instance(boolean is64, int type, int level, int version, int tid, int pid, long ts, UUID classGuid,
+    public static byte[] instance(boolean is64, int type, int level, int version, int tid, int pid, long ts, UUID classGuid,
                            int instanceId, int parentInstanceId, UUID parentGuid, byte[] payload) {
         ByteBuffer b = le(EtlFormat.INSTANCE_HEADER_SIZE + payload.length);
         b.putShort(0, (short) (EtlFormat.INSTANCE_HEADER_SIZE + payload.length));
@@ -90,7 +90,7 @@ final class EtlFixtureBuilder {
     }
 
     /** An EVENT_TRACE_HEADER record (§6). */
-    static byte[] full(boolean is64, int type, int level, int version, int tid, int pid, long ts, UUID classGuid,
+    public static byte[] full(boolean is64, int type, int level, int version, int tid, int pid, long ts, UUID classGuid,
                        byte[] payload) {
         ByteBuffer b = le(EtlFormat.FULL_HEADER_SIZE + payload.length);
         b.putShort(0, (short) (EtlFormat.FULL_HEADER_SIZE + payload.length));
@@ -109,7 +109,7 @@ final class EtlFixtureBuilder {
     }
 
     /** A SYSTEM (0x20), COMPACT (0x18) or PERFINFO (0x10) record with the given payload. */
-    static byte[] systemLike(int headerType, int group, int type, int tid, int pid, long ts, byte[] payload) {
+    public static byte[] systemLike(int headerType, int group, int type, int tid, int pid, long ts, byte[] payload) {
         int fixed = headerType <= 2 ? 0x20 : headerType <= 4 ? 0x18 : 0x10;
         ByteBuffer b = le(fixed + payload.length);
         b.putShort(0, (short) 2);
@@ -130,20 +130,20 @@ final class EtlFixtureBuilder {
         return b.array();
     }
 
-    static ByteBuffer le(int n) {
+    public static ByteBuffer le(int n) {
         return ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
     }
 
-    static byte[] utf16z(String s) {
+    public static byte[] utf16z(String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_16LE);
         return Arrays.copyOf(b, b.length + 2);
     }
 
-    static byte[] u32(int v) {
+    public static byte[] u32(int v) {
         return le(4).putInt(0, v).array();
     }
 
-    static byte[] concat(byte[]... parts) {
+    public static byte[] concat(byte[]... parts) {
         ByteArrayOutputStream o = new ByteArrayOutputStream();
         for (byte[] p : parts) {
             o.writeBytes(p);
@@ -152,7 +152,7 @@ final class EtlFixtureBuilder {
     }
 
     /** The logfile-header record: SYSTEM header + TRACE_LOGFILE_HEADER32/64 + the two strings (§4). */
-    byte[] logfileHeaderRecord(int totalBuffers, long endFileTime) {
+    public byte[] logfileHeaderRecord(int totalBuffers, long endFileTime) {
         int lfh = is64 ? EtlFormat.LOGFILE_HEADER64_SIZE : EtlFormat.LOGFILE_HEADER32_SIZE;
         byte[] names = concat(utf16z(loggerName), utf16z(logFileName));
         int size = 0x20 + lfh + names.length;
@@ -191,7 +191,7 @@ final class EtlFixtureBuilder {
         return b.array();
     }
 
-    byte[] build() {
+    public byte[] build() {
         int total = 1 + buffers.size();
         ByteBuffer file = le(total * bufferSize);
         List<byte[]> zero = new ArrayList<>();
