@@ -195,11 +195,7 @@ final class EtlRecordParser {
                 break;
         }
         r.fileTime = time.toFileTime(r.rawTimestamp);
-        byte[] data = new byte[pos + size - dataStart];
-        for (int i = 0; i < data.length; i++) {
-            data[i] = buf.get(dataStart + i);
-        }
-        r.userData = data;
+        r.userData = copy(buf, dataStart, pos + size - dataStart);
     }
 
     /** Walks the extended items (linked by bit 0 of Linkage); returns where the user data starts. */
@@ -218,11 +214,7 @@ final class EtlRecordParser {
                 throw new CorruptBufferException(String.format(
                         "extended item at buffer offset 0x%x (size %d, data %d) runs past its record", p, itemSize, dataSize));
             }
-            byte[] data = new byte[dataSize];
-            for (int i = 0; i < dataSize; i++) {
-                data[i] = buf.get(p + 8 + i);
-            }
-            items.add(new EtlExtendedItem(extType, data));
+            items.add(new EtlExtendedItem(extType, copy(buf, p + 8, dataSize)));
             p += step;
             if ((linkage & LINKAGE) == 0) {
                 break;
@@ -230,5 +222,14 @@ final class EtlRecordParser {
         }
         r.extendedItems = java.util.Collections.unmodifiableList(items);
         return p;
+    }
+
+    /** Absolute bulk copy of {@code length} bytes at {@code from} (Java 8 has no absolute bulk get). */
+    private static byte[] copy(ByteBuffer buf, int from, int length) {
+        byte[] out = new byte[length];
+        ByteBuffer view = buf.duplicate();
+        view.position(from);
+        view.get(out);
+        return out;
     }
 }
