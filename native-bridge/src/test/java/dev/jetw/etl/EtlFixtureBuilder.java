@@ -31,6 +31,8 @@ public final class EtlFixtureBuilder {
     public int logFileMode = 1;
     public int eventsLost;
     public String loggerName = "jetw-test";
+    /** BuffersWritten in the header; -1: the number of buffers in the file. */
+    public int buffersWritten = -1;
     public String logFileName = "C:\\jetw\\test.etl";
     public int pid = 4242;
 
@@ -108,6 +110,50 @@ public final class EtlFixtureBuilder {
         return b.array();
     }
 
+    /**
+     * An EVENT_HEADER record (§7) with extended items {type, data} linked by the Linkage bit (each item
+     * padded to 8), then the user data.
+     */
+    public static byte[] eventHeader(boolean is64, int tid, int pid, long ts, UUID provider, int id, int version,
+                                     int channel, int level, int opcode, int task, long keyword, UUID activity,
+                                     byte[][] items, int[] itemTypes, byte[] userData) {
+        ByteArrayOutputStream ext = new ByteArrayOutputStream();
+        for (int i = 0; i < items.length; i++) {
+            int itemSize = EtlFormat.align8(8 + items[i].length);
+            ByteBuffer h = le(itemSize);
+            h.putShort(0, (short) itemSize);
+            h.putShort(2, (short) itemTypes[i]);
+            h.putShort(4, (short) (i + 1 < items.length ? 1 : 0));
+            h.putShort(6, (short) items[i].length);
+            h.position(8);
+            h.put(items[i]);
+            ext.writeBytes(h.array());
+        }
+        byte[] x = ext.toByteArray();
+        int size = EtlFormat.EVENT_HEADER_SIZE + x.length + userData.length;
+        ByteBuffer b = le(size);
+        b.putShort(0, (short) size);
+        b.put(2, (byte) (is64 ? EtlFormat.HT_EVENT_HEADER64 : EtlFormat.HT_EVENT_HEADER32));
+        b.put(3, (byte) 0xC0);
+        b.putShort(4, (short) (items.length > 0 ? 1 : 0));
+        b.putInt(8, tid);
+        b.putInt(12, pid);
+        b.putLong(16, ts);
+        Guids.put(b, 0x18, provider);
+        b.putShort(0x28, (short) id);
+        b.put(0x2A, (byte) version);
+        b.put(0x2B, (byte) channel);
+        b.put(0x2C, (byte) level);
+        b.put(0x2D, (byte) opcode);
+        b.putShort(0x2E, (short) task);
+        b.putLong(0x30, keyword);
+        Guids.put(b, 0x40, activity);
+        b.position(EtlFormat.EVENT_HEADER_SIZE);
+        b.put(x);
+        b.put(userData);
+        return b.array();
+    }
+
     /** A SYSTEM (0x20), COMPACT (0x18) or PERFINFO (0x10) record with the given payload. */
     public static byte[] systemLike(int headerType, int group, int type, int tid, int pid, long ts, byte[] payload) {
         int fixed = headerType <= 2 ? 0x20 : headerType <= 4 ? 0x18 : 0x10;
@@ -174,7 +220,7 @@ public final class EtlFixtureBuilder {
         b.putLong(h + 0x10, endFileTime);
         b.putInt(h + 0x18, 156250);
         b.putInt(h + 0x20, logFileMode);
-        b.putInt(h + 0x24, totalBuffers);
+        b.putInt(h + 0x24, buffersWritten >= 0 ? buffersWritten : totalBuffers);
         b.putInt(h + 0x28, 1);
         b.putInt(h + 0x2C, is64 ? 8 : 4);
         b.putInt(h + 0x30, eventsLost);

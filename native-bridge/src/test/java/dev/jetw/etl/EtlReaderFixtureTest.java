@@ -205,4 +205,70 @@ class EtlReaderFixtureTest {
         assertEquals(java.time.Instant.parse("1970-01-01T00:00:00Z"),
                 TimestampConverter.fileTimeToInstant(EtlFormat.FILETIME_UNIX_EPOCH));
     }
+
+    @Test
+    void eventHeader32WithExtendedItems() throws IOException {
+        EtlFixtureBuilder b = new EtlFixtureBuilder();
+        b.is64 = false;
+        UUID provider = UUID.fromString("d3dd3dd4-aac2-4e2a-8dd4-a8fb61b77615");
+        UUID activity = UUID.fromString("01234567-89ab-cdef-0123-456789abcdef");
+        byte[] traits = concat(new byte[]{9, 0}, "MyProv\0".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        byte[] schema = concat(new byte[]{20, 0, (byte) 0x80, 0x00}, "Ev\0".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        byte[] related = new byte[16];
+        related[0] = 7;
+        b.record(EtlFixtureBuilder.eventHeader(false, 5, 6, b.anchor + 70, provider, 144, 2, 11, 3, 9, 77, 0x8000000000000001L,
+                activity, new byte[][]{related, traits, schema},
+                new int[]{EtlExtendedItem.RELATED_ACTIVITYID, EtlExtendedItem.PROV_TRAITS, EtlExtendedItem.EVENT_SCHEMA_TL},
+                new byte[]{(byte) 0xAB, (byte) 0xCD, (byte) 0xEF}));
+        b.record(EtlFixtureBuilder.eventHeader(false, 5, 6, b.anchor + 80, provider, 1, 0, 0, 4, 0, 0, 0, activity,
+                new byte[0][], new int[0], u32(42)));
+        try (EtlReader r = EtlReader.open(write(b, "eh32.etl"))) {
+            assertEquals(4, r.header().pointerSize());
+            List<EtlRecord> all = EtlSamples.readAll(r);
+            EtlRecord e = all.get(1);
+            assertEquals(0x12, e.headerType());
+            assertEquals(provider, e.guid());
+            assertEquals(activity, e.activityId());
+            assertEquals(144, e.eventId());
+            assertEquals(2, e.version());
+            assertEquals(11, e.channel());
+            assertEquals(3, e.level());
+            assertEquals(9, e.opcode());
+            assertEquals(77, e.task());
+            assertEquals(0x8000000000000001L, e.keyword());
+            assertEquals(5, e.threadId());
+            assertEquals(6, e.processId());
+            assertEquals(b.startFileTime + 70, e.fileTime());
+            assertEquals(3, e.extendedItems().size());
+            assertEquals(EtlExtendedItem.RELATED_ACTIVITYID, e.extendedItems().get(0).extType());
+            assertArrayEquals(related, e.extendedItems().get(0).data());
+            assertEquals("MyProv", e.providerName());
+            assertEquals("Ev", e.eventName());
+            assertArrayEquals(new byte[]{(byte) 0xAB, (byte) 0xCD, (byte) 0xEF}, e.userData());
+            EtlRecord plain = all.get(2);
+            assertTrue(plain.extendedItems().isEmpty());
+            assertArrayEquals(u32(42), plain.userData());
+        }
+    }
+
+    @Test
+    void circularFilesComeOutOldestBufferFirstAndAreNotTruncated() throws IOException {
+        EtlFixtureBuilder b = new EtlFixtureBuilder();
+        b.logFileMode = 0x2; // EVENT_TRACE_FILE_MODE_CIRCULAR: BuffersWritten counts buffers that were overwritten
+        b.buffersWritten = 9;
+        for (int i = 0; i < 4; i++) {
+            b.newBuffer().record(full(true, 0, 4, 0, 1, 2, b.anchor + i, OTHER, u32(i)));
+        }
+        b.sequence(0, 7).sequence(1, 8).sequence(2, 5).sequence(3, 6); // wrapped: file slot 3 is the oldest
+        try (EtlReader r = EtlReader.open(write(b, "circular.etl"))) {
+            List<EtlRecord> all = EtlSamples.readAll(r);
+            assertEquals(List.of(0, 3, 4, 1, 2), all.stream().map(EtlRecord::bufferIndex).toList());
+            assertTrue(r.problems().isEmpty(), r.problems().toString());
+        }
+        b.logFileMode = 0x1; // the same numbers in a sequential file: 4 buffers are missing
+        try (EtlReader r = EtlReader.open(write(b, "sequential.etl"))) {
+            EtlSamples.readAll(r);
+            assertTrue(r.isTruncated());
+        }
+    }
 }
