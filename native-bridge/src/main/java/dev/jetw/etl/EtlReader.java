@@ -79,11 +79,11 @@ public final class EtlReader implements Closeable {
                     "not an .etl file: the first record is not a logfile header (marker 0x%08x, hook 0x%04x;"
                             + " expected 0xc0020002 or 0xc0010002 and hook 0)", marker, hookId));
         }
-        EtlBufferInfo first0 = new EtlBufferInfo(0, 0, first);
-        if (first0.isCompressed()) {
+        EtlBufferInfo firstBuffer = new EtlBufferInfo(0, 0, first);
+        if (firstBuffer.isCompressed()) {
             throw compressed(file, 0);
         }
-        int bufferSize = first0.bufferSize();
+        int bufferSize = firstBuffer.bufferSize();
         int recordSize = first.getShort(markerOffset + 4) & 0xFFFF;
         int lfhSize = is64 ? EtlFormat.LOGFILE_HEADER64_SIZE : EtlFormat.LOGFILE_HEADER32_SIZE;
         if (recordSize < EtlFormat.SYSTEM_HEADER_SIZE + lfhSize) {

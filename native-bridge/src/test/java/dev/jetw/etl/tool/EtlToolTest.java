@@ -374,4 +374,25 @@ class EtlToolTest {
         assertEquals(Arrays.asList(n(1), true, null, new BigDecimal("1.25"), Map.of()), j.get("list"));
         assertTrue(j.containsKey("nan") && j.get("nan") == null);
     }
+
+    /** An END whose START is not in the file (lost, or written before the session started). */
+    @Test
+    void endWithoutStartIsShownAndLeftOffTheTimeline() throws IOException {
+        dev.jetw.etl.EtlFixtureBuilder b = new dev.jetw.etl.EtlFixtureBuilder();
+        b.record(dev.jetw.etl.EtlFixtureBuilder.instance(true, 2, 4, 0, 13, 77, b.anchor + 40_000,
+                dev.jetw.etl.JetwSchema.METHOD_CALL_CLASS, 9, 0, null,
+                dev.jetw.etl.EtlFixtureBuilder.concat(dev.jetw.etl.EtlFixtureBuilder.u32(2),
+                        dev.jetw.etl.EtlFixtureBuilder.utf16z(""))));
+        Path f = tmp.resolve("endonly.etl");
+        Files.write(f, b.build());
+        Run r = run("tree", f.toString());
+        assertEquals("== " + f + " (session jetw-test)\nthread 13 (pid 77)\n  (start not recorded)  method#2  @+4.000 ms\n",
+                r.out());
+        Run slow = run("tree", "--slowest", f.toString());
+        assertTrue(slow.out().endsWith("(no finished top-level call)\n"), slow.out());
+        Path out = tmp.resolve("endonly.json");
+        assertEquals(0, run("chrome-trace", "-o", out.toString(), f.toString()).status());
+        List<?> events = (List<?>) MiniJson.object(Files.readString(out)).get("traceEvents");
+        assertEquals(2, events.size(), "process and thread names only: " + events);
+    }
 }
