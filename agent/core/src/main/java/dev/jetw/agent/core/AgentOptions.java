@@ -144,7 +144,7 @@ final class AgentOptions {
                     for (String item : list(key, value)) {
                         int at = item.lastIndexOf('@');
                         String pattern = at < 0 ? item : item.substring(0, at);
-                        int lvl = at < 0 ? -1 : level(key, item.substring(at + 1));
+                        int lvl = at < 0 ? -1 : ruleLevel(key, item, at);
                         rules.add(Rule.include(MethodPattern.parse(key, pattern), lvl));
                     }
                     return;
@@ -163,7 +163,7 @@ final class AgentOptions {
                         if (!isBinaryName(name)) {
                             throw new ConfigException(key, item, "allowed: a fully qualified annotation name, optionally @level (com.acme.Timed@verbose)");
                         }
-                        rules.add(Rule.annotation(name, at < 0 ? -1 : level(key, item.substring(at + 1))));
+                        rules.add(Rule.annotation(name, at < 0 ? -1 : ruleLevel(key, item, at)));
                     }
                     return;
                 case "level":
@@ -234,6 +234,15 @@ final class AgentOptions {
             int l = TraceLevel.parse(value);
             if (l < 1 || l > 255) {
                 throw new ConfigException(key, value, "allowed: critical, error, warning, information, verbose or 1-255");
+            }
+            return l;
+        }
+
+        /** The @level of a rule; an error names the whole rule. */
+        private static int ruleLevel(String key, String item, int at) {
+            int l = TraceLevel.parse(item.substring(at + 1));
+            if (l < 1 || l > 255) {
+                throw new ConfigException(key, item, "allowed: critical, error, warning, information, verbose or 1-255 after '@'");
             }
             return l;
         }
