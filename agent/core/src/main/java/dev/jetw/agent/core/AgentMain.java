@@ -60,11 +60,11 @@ public final class AgentMain {
 
     private static String execute(AgentOptions o, Instrumentation inst, EtwBackend backend) throws EtwException {
         if ("status".equals(o.command)) {
-            return current == null ? "jetw agent not attached" : current.status();
+            return current == null ? "jetw: status: no jetw agent is attached in this JVM" : current.status();
         }
         if ("detach".equals(o.command)) {
             if (current == null) {
-                return "jetw agent not attached: nothing to detach";
+                return "jetw: detach: no jetw agent is attached in this JVM";
             }
             Agent a = current;
             current = null;

@@ -43,6 +43,9 @@ final class TraceWriter implements CallHandler {
 
     @Override
     public long enter(int methodId) {
+        if (methodId <= 0 || methodId >= levels.length) {
+            return 0L; // not an id of this attach (cannot happen while reset works; cheap to be sure)
+        }
         int level = levels[methodId] & 0xFF;
         if (!provider.isEnabled(level)) {
             return 0L;
@@ -98,7 +101,8 @@ final class TraceWriter implements CallHandler {
 
     @Override
     public void checkpoint(String label, int level) {
-        int lvl = level < 0 ? 0 : Math.min(level, 255);
+        // No Math.min: with bootstrap=true nothing the event path calls before the busy check may be JDK code.
+        int lvl = level < 0 ? 0 : level > 255 ? 255 : level;
         if (!provider.isEnabled(lvl)) {
             return;
         }

@@ -245,7 +245,8 @@ class AgentTraceTest {
         assertTrue(status.contains("events lost:         0"), status);
         assertTrue(status.contains("internal errors:"), status);
         assertTrue(again.startsWith("jetw agent already attached"), again);
-        assertEquals("jetw agent not attached", AgentMain.run("command=status", AgentHarness.inst(), null));
+        assertEquals("jetw: status: no jetw agent is attached in this JVM", AgentMain.run("command=status", AgentHarness.inst(), null));
+        assertEquals("jetw: detach: no jetw agent is attached in this JVM", AgentMain.run("command=detach", AgentHarness.inst(), null));
     }
 
     @Test
