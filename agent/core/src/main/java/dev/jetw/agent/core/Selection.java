@@ -49,20 +49,23 @@ final class Selection {
 
     /** Class-level gate: could any method of this class be selected? Cheap checks first. */
     boolean matchesType(TypeDescription type, ClassLoader loader) {
+        // Name checks first: the description is read lazily from the class file, and most loaded
+        // classes (the JDK's) are rejected by name without being parsed.
         String name = type.getName();
-        if (isNeverInstrumented(name) || type.isInterface() || type.isAnnotation() || type.isSynthetic()) {
+        if (isNeverInstrumented(name)) {
             return false;
         }
         String jdk = jdkPrefix(name);
-        if (jdk != null || loader == null) {
-            if (!bootstrap) {
-                return false;
-            }
+        if ((jdk != null || loader == null) && !bootstrap) {
+            return false;
         }
         for (MethodPattern ex : excludes) {
             if (ex.coversWholeClass() && ex.matchesClass(name)) {
                 return false;
             }
+        }
+        if (type.isInterface() || type.isAnnotation() || type.isSynthetic()) {
+            return false;
         }
         for (Rule r : rules) {
             if (r.pattern != null && r.pattern.matchesClass(name) && (jdk == null || r.pattern.namesExplicitly(jdk))) {
@@ -72,13 +75,20 @@ final class Selection {
         if (jdk != null) {
             return false; // annotations do not pull in JDK classes
         }
-        if (annotationLevel(type.getDeclaredAnnotations()) >= 0) {
-            return true;
-        }
-        for (MethodDescription m : type.getDeclaredMethods()) {
-            if (annotationLevel(m.getDeclaredAnnotations()) >= 0) {
+        // Loaded classes are described by reflection (Byte Buddy's default, much faster at attach than
+        // parsing every class file); a class whose method signatures name a missing class cannot be
+        // scanned, nor instrumented: it is skipped, not counted as an error.
+        try {
+            if (annotationLevel(type.getDeclaredAnnotations()) >= 0) {
                 return true;
             }
+            for (MethodDescription m : type.getDeclaredMethods()) {
+                if (annotationLevel(m.getDeclaredAnnotations()) >= 0) {
+                    return true;
+                }
+            }
+        } catch (LinkageError | RuntimeException e) {
+            return false;
         }
         return false;
     }
