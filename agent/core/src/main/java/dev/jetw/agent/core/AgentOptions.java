@@ -2,6 +2,7 @@ package dev.jetw.agent.core;
 
 import dev.jetw.etw.ConfigException;
 import dev.jetw.etw.SessionConfig;
+import dev.jetw.etw.SessionConfigParser;
 import dev.jetw.etw.TraceLevel;
 
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The agent's option string, parsed and validated: {@code key=value} pairs separated by commas,
@@ -61,10 +63,10 @@ final class AgentOptions {
 
     /** Parses {@code key=value,...}; {@code config=PATH} entries come first, the string's own override them. */
     static AgentOptions parse(String options) {
-        List<String[]> pairs = tokenize(options, "options");
+        List<String[]> pairs = tokenize(options);
         List<String[]> all = new ArrayList<>();
         for (String[] kv : pairs) {
-            if (kv[0].equals("config")) {
+            if (kv[0].equalsIgnoreCase("config")) {
                 all.addAll(readConfigFile(kv[1]));
             }
         }
@@ -77,22 +79,14 @@ final class AgentOptions {
         return new AgentOptions(p, session);
     }
 
-    /** Splits {@code a=1,b=2}; blank entries are ignored; an entry without '=' is an error. */
-    static List<String[]> tokenize(String text, String where) {
+    /**
+     * Splits {@code a=1,b=2} with the session parser's tokenizer, so that a session list key
+     * continues over bare tokens ({@code kernel=process,thread}); blank entries are ignored.
+     */
+    static List<String[]> tokenize(String text) {
         List<String[]> out = new ArrayList<>();
-        if (text == null) {
-            return out;
-        }
-        for (String entry : text.split(",")) {
-            String e = entry.trim();
-            if (e.isEmpty()) {
-                continue;
-            }
-            int eq = e.indexOf('=');
-            if (eq <= 0) {
-                throw new ConfigException(e, "", "expected key=value in the " + where + " (e.g. include=com.acme.**)");
-            }
-            out.add(new String[] {e.substring(0, eq).trim(), e.substring(eq + 1).trim()});
+        for (Map.Entry<String, String> e : SessionConfigParser.tokenize(text)) {
+            out.add(new String[] {e.getKey(), e.getValue()});
         }
         return out;
     }
@@ -111,8 +105,8 @@ final class AgentOptions {
             if (l.isEmpty() || l.startsWith("#")) {
                 continue;
             }
-            for (String[] kv : tokenize(l, "config file " + file)) {
-                if (kv[0].equals("config")) {
+            for (String[] kv : tokenize(l)) {
+                if (kv[0].equalsIgnoreCase("config")) {
                     throw new ConfigException("config", kv[1], "a config file cannot name another config file (" + file + ")");
                 }
                 out.add(kv);
@@ -138,7 +132,8 @@ final class AgentOptions {
         String command;
         Path out;
 
-        void apply(String key, String value) {
+        void apply(String rawKey, String value) {
+            String key = canonical(rawKey);
             switch (key) {
                 case "include":
                     for (String item : list(key, value)) {
@@ -215,6 +210,19 @@ final class AgentOptions {
                                 + "enableLevel, backend, config, maxMethods, bootstrap, verbose, and the session keys (docs/agent-options.md)");
                     }
             }
+        }
+
+        private static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "command", "out"};
+
+        /** Agent keys are case-insensitive, like the session keys. */
+        private static String canonical(String key) {
+            for (String k : AGENT_KEYS) {
+                if (k.equalsIgnoreCase(key)) {
+                    return k;
+                }
+            }
+            return key;
         }
 
         private static List<String> list(String key, String value) {

@@ -1,14 +1,14 @@
 package dev.jetw.agent.core;
 
-import dev.jetw.etw.ConfigException;
 import dev.jetw.etw.SessionConfig;
+import dev.jetw.etw.SessionConfigParser;
 
 import java.nio.file.Paths;
 
 /**
- * The one place that hands session keys (name, file, buffers, ...) to native-bridge's
- * SessionConfig. TEMPORARY: until SessionConfigParser publishes {@code isSessionKey} and
- * {@code apply(builder, key, value)} this knows only the keys below; then it delegates.
+ * The one place that hands session keys (name, file, buffers, mode, kernel, ...) to
+ * native-bridge's SessionConfigParser, so the agent accepts exactly the keys, values and
+ * messages of docs/configuration.md.
  */
 final class SessionKeys {
 
@@ -17,39 +17,15 @@ final class SessionKeys {
 
     /** Applies {@code key=value} to the builder; false when {@code key} is not a session key. */
     static boolean apply(SessionConfig.Builder b, String key, String value) {
-        switch (key) {
-            case "name":
-                b.sessionName(value);
-                return true;
-            case "file":
-                b.logFile(Paths.get(value).toAbsolutePath().normalize());
-                return true;
-            case "bufferSize":
-                b.bufferSizeKb(positive(key, value));
-                return true;
-            case "minBuffers":
-                b.minimumBuffers(positive(key, value));
-                return true;
-            case "maxBuffers":
-                b.maximumBuffers(positive(key, value));
-                return true;
-            case "flushTimer":
-                b.flushTimerSeconds(positive(key, value));
-                return true;
-            default:
-                return false;
+        String canonical = SessionConfigParser.canonicalKey(key);
+        if (canonical == null) {
+            return false;
         }
-    }
-
-    private static int positive(String key, String value) {
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
+        SessionConfigParser.apply(b, key, value);
+        if (canonical.equals(SessionConfigParser.FILE)) {
+            // The agent prints and reports the file it writes: absolute, against the JVM's working directory.
+            b.logFile(Paths.get(value.trim()).toAbsolutePath().normalize());
         }
-        throw new ConfigException(key, value, "allowed: a positive whole number");
+        return true;
     }
 }

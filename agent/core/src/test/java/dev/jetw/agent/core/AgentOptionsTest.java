@@ -66,6 +66,21 @@ class AgentOptionsTest {
     }
 
     @Test
+    void everySessionKeyGoesToTheSessionParser() {
+        AgentOptions o = AgentOptions.parse("include=com.a.**,bufferSize=128,minBuffers=4,maxBuffers=64,flushTimer=2,"
+                + "kernel=process,thread,Level=verbose,clock=system");
+        assertEquals(128, o.session.bufferSizeKb());
+        assertEquals(4, o.session.minimumBuffers());
+        assertEquals(64, o.session.maximumBuffers());
+        assertEquals(2, o.session.flushTimerSeconds());
+        assertEquals("[PROCESS, THREAD]", o.session.kernelFlags().toString(), "a list key continues over bare tokens");
+        assertEquals(5, o.level, "agent keys are case-insensitive like the session keys");
+        assertEquals("SYSTEM", o.session.clock().name());
+        ConfigException e = assertThrows(ConfigException.class, () -> AgentOptions.parse("include=com.a.**,bufferSize=lots"));
+        assertTrue(e.getMessage().startsWith("bufferSize=lots: "), e.getMessage());
+    }
+
+    @Test
     void configFileIsReadAndTheCommandLineOverridesIt() throws Exception {
         Path cfg = dir.resolve("jetw.conf");
         Files.write(cfg, ("# jetw options\n\nname=from-file\nlevel=verbose\ninclude=com.a.**\n  exclude=com.a.B\n")
@@ -90,7 +105,7 @@ class AgentOptionsTest {
         assertMessage("annotation=com..X: allowed: a fully qualified annotation name, optionally @level (com.acme.Timed@verbose)", "annotation=com..X");
         assertMessage("command=stop: allowed: attach, status, detach", "command=stop");
         assertTrue(message("colour=red").startsWith("colour=red: unknown option; allowed: include, exclude,"));
-        assertTrue(message("justaword").startsWith("justaword=: expected key=value"));
+        assertTrue(message("justaword").startsWith("justaword=(no value): expected key=value"), message("justaword"));
         assertTrue(message("config=" + dir.resolve("missing.conf")).startsWith("config=" + dir.resolve("missing.conf") + ": cannot read "));
     }
 
