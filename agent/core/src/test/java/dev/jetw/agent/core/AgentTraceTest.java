@@ -147,6 +147,25 @@ class AgentTraceTest {
     }
 
     @Test
+    void exceptionLevelRaisesButNeverLowersTheEnd() {
+        RecordingBackend critical = new RecordingBackend();
+        AgentHarness.attach(critical, dir, "include=testapp.Calls#*Fail;testapp.Calls#fail,exceptionLevel=critical");
+        new Calls().run();
+        AgentHarness.detach();
+        TraceModel t = TraceModel.of(critical);
+        assertEquals(1, t.callsOf(C + "fail").get(0).endLevel);
+        assertEquals(4, t.callsOf(C + "safeFail").get(0).endLevel, "safeFail returned normally");
+
+        RecordingBackend warning = new RecordingBackend();
+        AgentHarness.attach(warning, dir, "include=testapp.Calls#fail@error,exceptionLevel=warning");
+        new Calls().run();
+        AgentHarness.detach();
+        TraceModel.Call fail = TraceModel.of(warning).callsOf(C + "fail").get(0);
+        assertEquals(2, fail.startLevel);
+        assertEquals(2, fail.endLevel, "an END already more severe than exceptionLevel keeps its level");
+    }
+
+    @Test
     void defaultLevelAppliesToRulesWithoutOne() {
         RecordingBackend b = new RecordingBackend();
         AgentHarness.attach(b, dir, "include=testapp.Levels#info,level=warning");
