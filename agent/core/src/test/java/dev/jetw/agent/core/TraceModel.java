@@ -198,6 +198,39 @@ final class TraceModel {
         }
     }
 
+    /**
+     * Reads an .etl file with the project's reader. Events are keyed by the Java thread id that the
+     * thread's Thread DC_START names (the record's own ThreadId is the OS thread's); within a thread
+     * they keep the file's order, stably sorted by timestamp.
+     */
+    static TraceModel of(java.nio.file.Path etl) throws java.io.IOException {
+        List<dev.jetw.etl.EtlRecord> records = new ArrayList<>();
+        try (dev.jetw.etl.EtlReader reader = dev.jetw.etl.EtlReader.open(etl)) {
+            dev.jetw.etl.EtlRecord r;
+            while ((r = reader.next()) != null) {
+                if (r.guid() != null && JetwSchema.EVENT_CLASSES.contains(r.guid())) {
+                    records.add(r);
+                }
+            }
+            assertTrue(reader.problems().isEmpty(), "reader problems: " + reader.problems());
+        }
+        records.sort(java.util.Comparator.comparingLong(dev.jetw.etl.EtlRecord::rawTimestamp));
+        Map<Integer, Long> javaThreadOf = new HashMap<>();
+        for (dev.jetw.etl.EtlRecord r : records) {
+            if (r.guid().equals(JetwSchema.THREAD_CLASS) && r.type() == EventType.DC_START) {
+                javaThreadOf.putIfAbsent(r.threadId(),
+                        ByteBuffer.wrap(r.userData()).order(ByteOrder.LITTLE_ENDIAN).getLong(0));
+            }
+        }
+        List<Ev> evs = new ArrayList<>();
+        for (dev.jetw.etl.EtlRecord r : records) {
+            long thread = javaThreadOf.getOrDefault(r.threadId(), (long) r.threadId());
+            evs.add(new Ev(thread, r.type(), r.level(), JetwSchema.EVENT_CLASSES.indexOf(r.guid()), r.instanceId(),
+                    r.parentInstanceId(), r.userData()));
+        }
+        return new TraceModel(evs);
+    }
+
     static TraceModel of(RecordingBackend backend) {
         List<Ev> evs = new ArrayList<>();
         for (RecordingBackend.Event e : backend.snapshot()) {
