@@ -7,6 +7,7 @@ import dev.jetw.samples.orders.OrderGenerator;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -68,22 +69,28 @@ public final class OrderGatewayApp {
 
     static int serve(AppOptions options, PrintStream out) throws IOException, InterruptedException {
         final ServeRun run = ServeRun.start(options);
+        // The hook must not return before the report is out: the JVM halts when its hooks are done.
+        final CountDownLatch reported = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             run.requestStop();
             try {
-                run.awaitFinished(HOOK_WAIT_SECONDS, TimeUnit.SECONDS);
+                reported.await(HOOK_WAIT_SECONDS, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "jetw-samples-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        out.println("order gateway listening on " + describe(run.service()) + ", pid " + pid() + "; serving a trickle"
-                + " of orders until stopped (Ctrl-C, SIGTERM, or a SHUTDOWN line on the socket)");
-        out.flush();
-        LoadResult result = run.awaitStopAndClose();
-        out.println(RunReport.format(result, options, journalName(run.service(), options),
-                run.service().journal().lines()));
-        out.flush();
+        try {
+            out.println("order gateway listening on " + describe(run.service()) + ", pid " + pid() + "; serving a"
+                    + " trickle of orders until stopped (Ctrl-C, SIGTERM, or a SHUTDOWN line on the socket)");
+            out.flush();
+            LoadResult result = run.awaitStopAndClose();
+            out.println(RunReport.format(result, options, journalName(run.service(), options),
+                    run.service().journal().lines()));
+            out.flush();
+        } finally {
+            reported.countDown();
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException alreadyShuttingDown) {

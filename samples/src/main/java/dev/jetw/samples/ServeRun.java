@@ -6,8 +6,6 @@ import dev.jetw.samples.orders.OrderGenerator;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code --serve}: the service with a steady trickle of orders, running until a stop is requested
@@ -16,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 public final class ServeRun {
     private final OrderService service;
     private final LoadGenerator trickle;
-    private final CountDownLatch finished = new CountDownLatch(1);
 
     private ServeRun(OrderService service, LoadGenerator trickle) {
         this.service = service;
@@ -45,19 +42,10 @@ public final class ServeRun {
 
     /** Blocks until a stop is requested, then stops the trickle and the service; returns the tally. */
     public LoadResult awaitStopAndClose() throws InterruptedException, IOException {
-        try {
-            service.gateway().awaitShutdownRequest();
-            trickle.stop();
-            LoadResult result = trickle.awaitResult();
-            service.close();
-            return result;
-        } finally {
-            finished.countDown();
-        }
-    }
-
-    /** For the shutdown hook: waits (bounded) until {@link #awaitStopAndClose} has finished. */
-    public boolean awaitFinished(long timeout, TimeUnit unit) throws InterruptedException {
-        return finished.await(timeout, unit);
+        service.gateway().awaitShutdownRequest();
+        trickle.stop();
+        LoadResult result = trickle.awaitResult();
+        service.close();
+        return result;
     }
 }
