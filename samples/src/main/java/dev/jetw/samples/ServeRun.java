@@ -2,7 +2,7 @@ package dev.jetw.samples;
 
 import dev.jetw.samples.load.LoadGenerator;
 import dev.jetw.samples.load.LoadResult;
-import dev.jetw.samples.orders.OrderGenerator;
+import dev.jetw.samples.load.OrderGenerator;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

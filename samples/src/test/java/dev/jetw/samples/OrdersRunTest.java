@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jetw.samples.orders.Order;
-import dev.jetw.samples.orders.OrderGenerator;
+import dev.jetw.samples.load.OrderGenerator;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

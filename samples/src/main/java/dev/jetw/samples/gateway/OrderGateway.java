@@ -1,6 +1,5 @@
 package dev.jetw.samples.gateway;
 
-import dev.jetw.samples.orders.Order;
 import dev.jetw.samples.orders.OrderProcessor;
 
 import java.io.BufferedReader;
@@ -16,23 +15,23 @@ import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The order gateway: a TCP server on 127.0.0.1 (never another interface) that reads orders from client
- * connections and hands each to the worker pool. One thread accepts, one thread per connection reads;
- * replies are written by the workers.
+ * The order gateway's socket plumbing: a TCP server on 127.0.0.1 (never another interface). One thread
+ * accepts, one thread per connection reads lines and passes each to {@link OrderIntake}; replies are
+ * written by the workers. Its loops live as long as the server or a connection, which is why the demo's
+ * trace leaves this class out.
  */
 public final class OrderGateway implements Closeable {
     /** How long close() waits for orders already in the pool. */
     private static final long DRAIN_SECONDS = 30;
 
     private final ServerSocket server;
-    private final OrderProcessor processor;
     private final OrderWorkerPool pool;
+    private final OrderIntake intake;
     private final GatewayStats stats = new GatewayStats();
     private final Set<ClientConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connectionNumber = new AtomicInteger(1);
@@ -42,8 +41,8 @@ public final class OrderGateway implements Closeable {
 
     private OrderGateway(ServerSocket server, OrderProcessor processor, int workers) {
         this.server = server;
-        this.processor = processor;
         this.pool = new OrderWorkerPool(workers);
+        this.intake = new OrderIntake(processor, pool, stats, this::requestShutdown);
         this.acceptor = new Thread(this::acceptConnections, "gateway-acceptor");
         this.acceptor.setDaemon(true);
     }
@@ -160,7 +159,7 @@ public final class OrderGateway implements Closeable {
                 new InputStreamReader(connection.socket().getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
-                if (!handleRequest(connection, line)) {
+                if (!intake.handle(connection, line)) {
                     return;
                 }
             }
@@ -170,30 +169,6 @@ public final class OrderGateway implements Closeable {
             connections.remove(connection);
             connection.close();
         }
-    }
-
-    /** Returns false when the connection should end. */
-    private boolean handleRequest(ClientConnection connection, String line) {
-        if (Protocol.SHUTDOWN.equals(line)) {
-            connection.reply(Protocol.BYE);
-            requestShutdown();
-            return false;
-        }
-        Order order;
-        try {
-            order = Protocol.parseOrder(line);
-        } catch (IllegalArgumentException bad) {
-            stats.badRequests.incrementAndGet();
-            connection.reply(Protocol.ERROR + " " + bad.getMessage());
-            return true;
-        }
-        try {
-            pool.submitOrder(new OrderTask(order, connection, processor, stats));
-        } catch (RejectedExecutionException refused) {
-            stats.failed.incrementAndGet();
-            connection.reply(Protocol.FAILED + " " + order.id() + " gateway is shutting down or overloaded");
-        }
-        return true;
     }
 
     private static void closeQuietly(Socket socket) {

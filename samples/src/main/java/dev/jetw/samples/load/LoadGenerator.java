@@ -2,7 +2,6 @@ package dev.jetw.samples.load;
 
 import dev.jetw.samples.gateway.Protocol;
 import dev.jetw.samples.orders.Order;
-import dev.jetw.samples.orders.OrderGenerator;
 
 import java.io.BufferedReader;
 import java.io.IOException;

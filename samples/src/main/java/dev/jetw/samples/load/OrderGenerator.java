@@ -1,9 +1,15 @@
-package dev.jetw.samples.orders;
+package dev.jetw.samples.load;
+
+import dev.jetw.samples.orders.Catalog;
+import dev.jetw.samples.orders.Order;
+import dev.jetw.samples.orders.OrderValidator;
+import dev.jetw.samples.orders.PaymentService;
+import dev.jetw.samples.orders.Pricing;
 
 import java.util.Random;
 
 /**
- * The load generator's source of orders. Order {@code k} of a run depends only on the seed and k, never
+ * The load generator's source of orders (the clients' side: not part of the service). Order {@code k} of a run depends only on the seed and k, never
  * on which client thread sends it, so a run's outcome counts are reproducible.
  *
  * <p>Mix: about 5% unknown SKUs and 4% bad quantities (rejected), about 5% declined cards (failed).
