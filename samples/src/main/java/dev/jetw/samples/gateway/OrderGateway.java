@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class OrderGateway implements Closeable {
     /** How long close() waits for orders already in the pool. */
     private static final long DRAIN_SECONDS = 30;
+    private static final int MAX_ACCEPT_FAILURES_IN_A_ROW = 100;
 
     private final ServerSocket server;
     private final OrderWorkerPool pool;
@@ -118,14 +119,17 @@ public final class OrderGateway implements Closeable {
     }
 
     private void acceptConnections() {
+        int failuresInARow = 0;
         while (!closed.get()) {
             Socket socket;
             try {
                 socket = server.accept();
+                failuresInARow = 0;
             } catch (SocketException serverClosed) {
                 return;
             } catch (IOException e) {
-                if (closed.get()) {
+                // A transient failure (e.g. out of file handles) is retried; a persistent one must not spin.
+                if (closed.get() || ++failuresInARow >= MAX_ACCEPT_FAILURES_IN_A_ROW) {
                     return;
                 }
                 continue;
