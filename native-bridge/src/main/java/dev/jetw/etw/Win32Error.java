@@ -109,6 +109,19 @@ public final class Win32Error {
                 return "The session ran out of free buffers; raise maxBuffers or bufferSize";
             case TIMEOUT:
                 return "The provider's enable callback did not finish in time";
+            case INVALID_FUNCTION:
+            case WMI_GUID_NOT_FOUND:
+                return "The provider is not registered; register it (RegisterTraceGuids) before changing its"
+                        + " level or flags";
+            case INVALID_HANDLE:
+                return "The session handle is stale (the session stopped) or is the NT Kernel Logger's,"
+                        + " which takes no classic provider events";
+            case MORE_DATA:
+                return "The properties buffer was too small for the reply; on a stop, ETW has already stopped"
+                        + " the session";
+            case INVALID_FLAGS:
+            case INVALID_FLAG_NUMBER:
+                return "The event header's Flags are invalid (WNODE_FLAG_TRACED_GUID is required)";
             default:
                 return null;
         }

@@ -1,0 +1,98 @@
+package dev.jetw.bench;
+
+import dev.jetw.etl.JetwSchema;
+import dev.jetw.etw.ClassicProvider;
+import dev.jetw.etw.EtwBackend;
+import dev.jetw.etw.EtwBackends;
+import dev.jetw.etw.EventScratch;
+import dev.jetw.etw.EventType;
+import dev.jetw.etw.SessionConfig;
+import dev.jetw.etw.SessionStats;
+import dev.jetw.etw.TraceLevel;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The portable backend's write path without instrumentation: one START + END pair (the payloads
+ * the agent writes for a normal return) per operation. Run with -t 1 and -t 2 for the writer
+ * throughput; {@link #reportBytesPerEvent} prints the bytes on disk per event at tear-down.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(3)
+public class TraceWriterBenchmark {
+
+    @State(Scope.Benchmark)
+    public static class Session {
+        EtwBackend etw;
+        ClassicProvider provider;
+        Path file;
+        String name;
+
+        @Setup(Level.Trial)
+        public void start() throws Exception {
+            etw = EtwBackends.create("portable");
+            name = "jetw-bench-" + ProcessHandle.current().pid();
+            file = Files.createTempFile("jetw-bench", ".etl");
+            Files.delete(file);
+            etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).build());
+            provider = ClassicProvider.register(etw, JetwSchema.CONTROL_GUID, JetwSchema.EVENT_CLASSES);
+            etw.enableProvider(name, JetwSchema.CONTROL_GUID, TraceLevel.VERBOSE, 0);
+        }
+
+        @TearDown(Level.Trial)
+        public void reportBytesPerEvent() throws Exception {
+            long written = provider.eventsWritten();
+            provider.close();
+            SessionStats stats = etw.stopSession(name);
+            long bytes = Files.size(file);
+            System.out.printf("%njetw portable: %d events written, %d dropped, %d lost in session, %d bytes on disk,"
+                    + " %.1f bytes/event%n", written, provider.eventsDropped(),
+                    stats == null ? -1 : stats.eventsLost(), bytes, written == 0 ? 0.0 : (double) bytes / written);
+            Files.deleteIfExists(file);
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class Writer {
+        EventScratch scratch;
+
+        @Setup(Level.Trial)
+        public void scratch(Session session) {
+            scratch = session.provider.newScratch();
+        }
+    }
+
+    private static final int METHOD_ID = 42;
+
+    @Benchmark
+    public boolean startEnd(Session session, Writer writer) {
+        ClassicProvider p = session.provider;
+        EventScratch s = writer.scratch;
+        int id = p.newInstanceId(s, JetwSchema.METHOD_CALL_INDEX);
+        ByteBuffer payload = s.payload();
+        payload.clear();
+        payload.putInt(METHOD_ID);
+        p.write(s, EventType.START, TraceLevel.INFORMATION, JetwSchema.METHOD_CALL_INDEX, id, -1, 0);
+        payload.clear();
+        payload.putInt(METHOD_ID);
+        payload.putChar('\0');
+        return p.write(s, EventType.END, TraceLevel.INFORMATION, JetwSchema.METHOD_CALL_INDEX, id, -1, 0);
+    }
+}

@@ -1,0 +1,456 @@
+package dev.jetw.etw.windows;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import dev.jetw.etw.EnableListener;
+import dev.jetw.etw.EtwBackend;
+import dev.jetw.etw.EtwException;
+import dev.jetw.etw.Guids;
+import dev.jetw.etw.LogFileMode;
+import dev.jetw.etw.OrphanPolicy;
+import dev.jetw.etw.ProviderBackend;
+import dev.jetw.etw.SessionConfig;
+import dev.jetw.etw.SessionStats;
+import dev.jetw.etw.Win32Error;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The ETW backend over advapi32 ({@link NativeEtw}). Call sequence, orphan policy, kernel
+ * correlation and error handling: docs/windows-backend.md.
+ */
+public final class WindowsBackend implements EtwBackend {
+
+    static final UUID ZERO_GUID = new UUID(0, 0);
+    static final UUID SYSTEM_TRACE_CONTROL_GUID = UUID.fromString(EtwConstants.SYSTEM_TRACE_CONTROL_GUID);
+    /** EnableTraceEx2 waits this long for the provider's callback (0 would make it asynchronous). */
+    static final int ENABLE_TIMEOUT_MS = 5000;
+    /** PerfView's pause between stopping an orphan and starting again. */
+    static final long RESTART_PAUSE_MS = 100;
+    /** QueryAllTraces: the default logger limit is 64; EtwMaxLoggers allows up to 256. */
+    static final int QUERY_ALL_FIRST = 64;
+    static final int QUERY_ALL_MAX = 256;
+
+    private static final int PRIVATE_LOGGER_MODE = LogFileMode.PRIVATE.bits();
+
+    private final NativeEtw etw;
+    private final EtwLayout layout;
+    private final WindowsVersion version;
+
+    /** Sessions this backend started or attached to, by lower-case name (ETW's names are case-insensitive). */
+    private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+    private final Map<UUID, WindowsProvider> providers = new ConcurrentHashMap<>();
+    /** Buffer size (KB) of the session each control GUID was enabled into, for the payload limit. */
+    private final Map<UUID, Integer> enabledBufferKb = new ConcurrentHashMap<>();
+    /** A private session's Wnode.Guid must be the control GUID of a provider registered before it starts. */
+    private volatile UUID lastRegisteredControlGuid;
+
+    /** What jetw remembers of a running session: enough to address it again and stop its companion. */
+    static final class Session {
+        final String name;
+        final long id;
+        final UUID guid;
+        final int logFileMode;
+        final int bufferSizeKb;
+        /** Before Windows 8 the kernel flags run in the NT Kernel Logger, started with this session. */
+        final boolean kernelCompanion;
+
+        Session(String name, long id, UUID guid, int logFileMode, int bufferSizeKb, boolean kernelCompanion) {
+            this.name = name;
+            this.id = id;
+            this.guid = guid;
+            this.logFileMode = logFileMode;
+            this.bufferSizeKb = bufferSizeKb;
+            this.kernelCompanion = kernelCompanion;
+        }
+    }
+
+    /** advapi32, the running JVM's layout and the running Windows version. */
+    public WindowsBackend() {
+        this(JnaNativeEtw.loadAdvapi32(), EtwLayout.current(), WindowsVersion.current());
+    }
+
+    public WindowsBackend(NativeEtw etw, EtwLayout layout, WindowsVersion version) {
+        this.etw = etw;
+        this.layout = layout;
+        this.version = version;
+    }
+
+    @Override
+    public String name() {
+        return "windows";
+    }
+
+    // ---------------------------------------------------------------- sessions
+
+    @Override
+    public SessionStats startSession(SessionConfig config) throws EtwException {
+        String name = config.sessionName();
+        String file = config.logFile() == null ? null : config.logFile().toString();
+        int modes = config.logFileModeBits();
+        int kernelFlags = config.kernelFlagBits();
+        boolean companion = kernelFlags != 0 && !version.hasSystemLoggerMode();
+        UUID guid = ZERO_GUID;
+        int sessionFlags = 0;
+        if (companion) {
+            modes &= ~EtwConstants.EVENT_TRACE_SYSTEM_LOGGER_MODE;
+        } else if (kernelFlags != 0) {
+            modes |= EtwConstants.EVENT_TRACE_SYSTEM_LOGGER_MODE;
+            sessionFlags = kernelFlags;
+        }
+        if ((modes & EtwConstants.EVENT_TRACE_SYSTEM_LOGGER_MODE) != 0) {
+            // A system logger needs a GUID of its own, not SystemTraceControlGuid (docs §6).
+            guid = UUID.randomUUID();
+        }
+        if ((modes & PRIVATE_LOGGER_MODE) != 0) {
+            guid = lastRegisteredControlGuid;
+            if (guid == null) {
+                throw new EtwException("StartTraceW", Win32Error.INVALID_PARAMETER, "session '" + name
+                        + "' is private: its GUID must be a registered provider's control GUID; register the"
+                        + " provider before starting a private session");
+            }
+        }
+        Session main = start(config, name, file, guid, modes, sessionFlags, companion);
+        sessions.put(key(name), main);
+        if (companion) {
+            try {
+                int kernelModes = modes & ~(PRIVATE_LOGGER_MODE | LogFileMode.PRIVATE_IN_PROC.bits());
+                Session kernel = start(config, EtwConstants.KERNEL_LOGGER_NAME, kernelFileName(file),
+                        SYSTEM_TRACE_CONTROL_GUID, kernelModes, kernelFlags, false);
+                sessions.put(key(EtwConstants.KERNEL_LOGGER_NAME), kernel);
+            } catch (EtwException e) {
+                sessions.remove(key(name));
+                stopQuietly(main);
+                throw e;
+            }
+        }
+        try {
+            return querySession(name);
+        } catch (EtwException e) {
+            // The session runs; failing now would leave it running with nobody to stop it.
+            return new SessionStats(name, file, 0, 0, 0, 0, 0, 0, 0);
+        }
+    }
+
+    /** "trace.etl" → "trace-kernel.etl"; other names get "-kernel" appended; null stays null (real-time). */
+    static String kernelFileName(String file) {
+        if (file == null) {
+            return null;
+        }
+        int dot = file.lastIndexOf('.');
+        int sep = Math.max(file.lastIndexOf('\\'), file.lastIndexOf('/'));
+        return dot > sep ? file.substring(0, dot) + "-kernel" + file.substring(dot) : file + "-kernel";
+    }
+
+    private Session start(SessionConfig config, String name, String file, UUID guid, int modes, int enableFlags,
+                          boolean companion) throws EtwException {
+        Memory wideName = PropertiesBuffer.wideString(name);
+        Memory idOut = new Memory(8);
+        idOut.clear();
+        int code = etw.StartTraceW(idOut, wideName, startProperties(config, name, file, guid, modes, enableFlags).pointer());
+        if (code == Win32Error.ALREADY_EXISTS) {
+            switch (config.orphanPolicy()) {
+                case REUSE:
+                    PropertiesBuffer q = controlProperties(guid, modes);
+                    int qc = etw.ControlTraceW(0, wideName, q.pointer(), EtwConstants.EVENT_TRACE_CONTROL_QUERY);
+                    if (qc != Win32Error.SUCCESS) {
+                        throw new EtwException("ControlTraceW", qc, "querying the running session '" + name
+                                + "' to reuse it (orphan=reuse)");
+                    }
+                    return new Session(name, q.historicalContext(), guid, modes,
+                            q.getInt(EtwLayout.ETP_BUFFER_SIZE), companion);
+                case RESTART:
+                    int sc = etw.ControlTraceW(0, wideName, controlProperties(guid, modes).pointer(),
+                            EtwConstants.EVENT_TRACE_CONTROL_STOP);
+                    if (sc != Win32Error.SUCCESS && !isAlreadyStopped(sc)) {
+                        throw new EtwException("ControlTraceW", sc, "stopping the running session '" + name
+                                + "' to start it again (orphan=restart)");
+                    }
+                    pause();
+                    idOut.clear();
+                    code = etw.StartTraceW(idOut, wideName,
+                            startProperties(config, name, file, guid, modes, enableFlags).pointer());
+                    break;
+                case FAIL:
+                default:
+                    break;
+            }
+        }
+        if (code != Win32Error.SUCCESS) {
+            throw new EtwException("StartTraceW", code, "session '" + name + "'"
+                    + (file == null ? " (real-time, no log file)" : ", log file " + file)
+                    + (code == Win32Error.ALREADY_EXISTS ? ", orphan=" + config.orphanPolicy().optionName() : ""));
+        }
+        return new Session(name, idOut.getLong(0), guid, modes, config.bufferSizeKb(), companion);
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(RESTART_PAUSE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The full StartTrace properties (docs §5.3 step 1). */
+    PropertiesBuffer startProperties(SessionConfig config, String name, String file, UUID guid, int modes,
+                                     int enableFlags) throws EtwException {
+        PropertiesBuffer p = new PropertiesBuffer(layout);
+        p.setInt(EtwLayout.WNODE_CLIENT_CONTEXT, config.clock().clientContext());
+        p.setGuid(guid);
+        p.setInt(EtwLayout.ETP_BUFFER_SIZE, config.bufferSizeKb());
+        p.setInt(EtwLayout.ETP_MINIMUM_BUFFERS, config.minimumBuffers());
+        p.setInt(EtwLayout.ETP_MAXIMUM_BUFFERS, config.maximumBuffers());
+        p.setInt(EtwLayout.ETP_MAXIMUM_FILE_SIZE, config.maximumFileSizeMb());
+        p.setInt(EtwLayout.ETP_LOG_FILE_MODE, modes);
+        p.setInt(EtwLayout.ETP_FLUSH_TIMER, config.flushTimerSeconds());
+        p.setInt(EtwLayout.ETP_ENABLE_FLAGS, enableFlags);
+        try {
+            p.setSessionName(name);
+            p.setLogFileName(file);
+        } catch (IllegalArgumentException e) {
+            throw new EtwException("StartTraceW", Win32Error.BAD_LENGTH, e.getMessage());
+        }
+        return p;
+    }
+
+    /**
+     * A fresh zeroed buffer for ControlTrace: BufferSize, Flags, Guid and both offsets, plus
+     * LogFileMode for a private session (ControlTraceW docs).
+     */
+    PropertiesBuffer controlProperties(UUID guid, int modes) {
+        PropertiesBuffer p = new PropertiesBuffer(layout);
+        p.setGuid(guid);
+        if ((modes & PRIVATE_LOGGER_MODE) != 0) {
+            p.setInt(EtwLayout.ETP_LOG_FILE_MODE, modes);
+        }
+        return p;
+    }
+
+    private PropertiesBuffer controlProperties(String name) {
+        Session s = sessions.get(key(name));
+        if (s != null) {
+            return controlProperties(s.guid, s.logFileMode);
+        }
+        return controlProperties(EtwConstants.KERNEL_LOGGER_NAME.equalsIgnoreCase(name)
+                ? SYSTEM_TRACE_CONTROL_GUID : ZERO_GUID, 0);
+    }
+
+    private static String key(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    /** STOP by name: ERROR_WMI_INSTANCE_NOT_FOUND (not running) and ERROR_MORE_DATA (stopped, stats lost). */
+    static boolean isAlreadyStopped(int code) {
+        return code == Win32Error.WMI_INSTANCE_NOT_FOUND || code == Win32Error.MORE_DATA;
+    }
+
+    @Override
+    public SessionStats querySession(String sessionName) throws EtwException {
+        return control(sessionName, EtwConstants.EVENT_TRACE_CONTROL_QUERY, "query");
+    }
+
+    @Override
+    public SessionStats flushSession(String sessionName) throws EtwException {
+        return control(sessionName, EtwConstants.EVENT_TRACE_CONTROL_FLUSH, "flush");
+    }
+
+    private SessionStats control(String name, int controlCode, String what) throws EtwException {
+        PropertiesBuffer p = controlProperties(name);
+        int code = etw.ControlTraceW(0, PropertiesBuffer.wideString(name), p.pointer(), controlCode);
+        if (code != Win32Error.SUCCESS) {
+            throw new EtwException("ControlTraceW", code, what + " of session '" + name + "'");
+        }
+        return p.stats(name);
+    }
+
+    /**
+     * UPDATE: FlushTimer, MaximumBuffers, the real-time bit and a new log file (ControlTraceW docs);
+     * a private session takes only FlushTimer and the log file. The log file switches only when it
+     * differs from the running one (a non-zero LogFileNameOffset with the same name is an error).
+     */
+    @Override
+    public SessionStats updateSession(SessionConfig config) throws EtwException {
+        String name = config.sessionName();
+        SessionStats current = querySession(name);
+        Session s = sessions.get(key(name));
+        UUID guid = s != null ? s.guid : ZERO_GUID;
+        int modes = s != null ? s.logFileMode : config.logFileModeBits();
+        PropertiesBuffer p = controlProperties(guid, modes);
+        p.setInt(EtwLayout.ETP_FLUSH_TIMER, config.flushTimerSeconds());
+        if ((modes & PRIVATE_LOGGER_MODE) == 0) {
+            p.setInt(EtwLayout.ETP_MAXIMUM_BUFFERS, config.maximumBuffers());
+            p.setInt(EtwLayout.ETP_LOG_FILE_MODE, config.has(LogFileMode.REAL_TIME) ? EtwConstants.EVENT_TRACE_REAL_TIME_MODE : 0);
+        }
+        String file = config.logFile() == null ? null : config.logFile().toString();
+        try {
+            if (file != null && !file.equalsIgnoreCase(current.logFile() == null ? "" : current.logFile())) {
+                p.setLogFileName(file);
+            } else {
+                p.keepLogFile();
+            }
+        } catch (IllegalArgumentException e) {
+            throw new EtwException("ControlTraceW", Win32Error.BAD_LENGTH, e.getMessage());
+        }
+        int code = etw.ControlTraceW(0, PropertiesBuffer.wideString(name), p.pointer(), EtwConstants.EVENT_TRACE_CONTROL_UPDATE);
+        if (code != Win32Error.SUCCESS) {
+            throw new EtwException("ControlTraceW", code, "update of session '" + name + "'");
+        }
+        return p.stats(name);
+    }
+
+    @Override
+    public SessionStats stopSession(String sessionName) throws EtwException {
+        Session s = sessions.remove(key(sessionName));
+        SessionStats stats;
+        try {
+            stats = stop(sessionName, s != null ? controlProperties(s.guid, s.logFileMode) : controlProperties(sessionName));
+        } finally {
+            if (s != null && s.kernelCompanion) {
+                sessions.remove(key(EtwConstants.KERNEL_LOGGER_NAME));
+                stop(EtwConstants.KERNEL_LOGGER_NAME, controlProperties(SYSTEM_TRACE_CONTROL_GUID, 0));
+            }
+        }
+        return stats;
+    }
+
+    /** null when the session was not running; zero statistics when ETW stopped it but could not report them (234). */
+    private SessionStats stop(String name, PropertiesBuffer p) throws EtwException {
+        int code = etw.ControlTraceW(0, PropertiesBuffer.wideString(name), p.pointer(), EtwConstants.EVENT_TRACE_CONTROL_STOP);
+        if (code == Win32Error.SUCCESS) {
+            return p.stats(name);
+        }
+        if (code == Win32Error.WMI_INSTANCE_NOT_FOUND) {
+            return null;
+        }
+        if (code == Win32Error.MORE_DATA) {
+            return new SessionStats(name, null, 0, 0, 0, 0, 0, 0, 0);
+        }
+        throw new EtwException("ControlTraceW", code, "stop of session '" + name + "'");
+    }
+
+    private void stopQuietly(Session s) {
+        try {
+            etw.ControlTraceW(0, PropertiesBuffer.wideString(s.name), controlProperties(s.guid, s.logFileMode).pointer(),
+                    EtwConstants.EVENT_TRACE_CONTROL_STOP);
+        } catch (RuntimeException ignored) {
+            // best effort while reporting the original failure
+        }
+    }
+
+    @Override
+    public List<String> listSessions() throws EtwException {
+        int count = QUERY_ALL_FIRST;
+        while (true) {
+            int ptr = layout.pointerSize();
+            long arrayBytes = (long) count * ptr;
+            Memory all = new Memory(arrayBytes + (long) count * PropertiesBuffer.SIZE);
+            PropertiesBuffer[] buffers = new PropertiesBuffer[count];
+            for (int i = 0; i < count; i++) {
+                long offset = arrayBytes + (long) i * PropertiesBuffer.SIZE;
+                buffers[i] = new PropertiesBuffer(all.share(offset, PropertiesBuffer.SIZE), layout);
+                long address = Pointer.nativeValue(all) + offset;
+                if (ptr == 8) {
+                    all.setLong((long) i * ptr, address);
+                } else {
+                    all.setInt((long) i * ptr, (int) address);
+                }
+            }
+            Memory countOut = new Memory(4);
+            countOut.setInt(0, 0);
+            int code = etw.QueryAllTracesW(all, count, countOut);
+            if (code == Win32Error.MORE_DATA && count < QUERY_ALL_MAX) {
+                count = QUERY_ALL_MAX;
+                continue;
+            }
+            if (code != Win32Error.SUCCESS) {
+                throw new EtwException("QueryAllTracesW", code, "listing sessions (room for " + count + ")");
+            }
+            int n = Math.min(countOut.getInt(0), count);
+            List<String> names = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                names.add(buffers[i].loggerName("?"));
+            }
+            return names;
+        }
+    }
+
+    // ---------------------------------------------------------------- providers
+
+    @Override
+    public ProviderBackend registerProvider(UUID controlGuid, List<UUID> eventClassGuids, EnableListener listener)
+            throws EtwException {
+        if (eventClassGuids.isEmpty()) {
+            throw new EtwException("RegisterTraceGuidsW", Win32Error.INVALID_PARAMETER, "control GUID {" + controlGuid
+                    + "} has no event class GUID; TraceEventInstance needs at least one");
+        }
+        Integer kb = enabledBufferKb.get(controlGuid);
+        WindowsProvider p = new WindowsProvider(etw, layout, controlGuid, new ArrayList<>(eventClassGuids), listener,
+                kb == null ? 0 : kb);
+        p.register();
+        providers.put(controlGuid, p);
+        lastRegisteredControlGuid = controlGuid;
+        return p;
+    }
+
+    @Override
+    public void enableProvider(String sessionName, UUID controlGuid, int level, int enableFlags) throws EtwException {
+        Session s = session(sessionName);
+        // Before the call: the callback may arrive during it and writes may follow at once.
+        enabledBufferKb.put(controlGuid, s.bufferSizeKb);
+        WindowsProvider p = providers.get(controlGuid);
+        if (p != null) {
+            p.sessionBufferKb(s.bufferSizeKb);
+        }
+        enable(s, controlGuid, true, level, enableFlags);
+    }
+
+    @Override
+    public void disableProvider(String sessionName, UUID controlGuid) throws EtwException {
+        enable(session(sessionName), controlGuid, false, 0, 0);
+    }
+
+    private void enable(Session s, UUID controlGuid, boolean on, int level, int flags) throws EtwException {
+        Memory guid = new Memory(EtwLayout.GUID_SIZE);
+        guid.write(0, Guids.toBytes(controlGuid), 0, EtwLayout.GUID_SIZE);
+        String function;
+        int code;
+        if (version.hasEnableTraceEx2()) {
+            function = "EnableTraceEx2";
+            // Classic providers: MatchAnyKeyword is the EnableFlag, truncated to 32 bits; all of them when 0.
+            long matchAny = flags == 0 ? 0xFFFFFFFFL : flags & 0xFFFFFFFFL;
+            code = on
+                    ? etw.EnableTraceEx2(s.id, guid, EtwConstants.EVENT_CONTROL_CODE_ENABLE_PROVIDER, (byte) level,
+                    matchAny, 0L, ENABLE_TIMEOUT_MS, null)
+                    : etw.EnableTraceEx2(s.id, guid, EtwConstants.EVENT_CONTROL_CODE_DISABLE_PROVIDER, (byte) 0,
+                    0L, 0L, ENABLE_TIMEOUT_MS, null);
+        } else {
+            function = "EnableTrace";
+            code = etw.EnableTrace(on ? 1 : 0, flags, level, guid, s.id);
+        }
+        if (code != Win32Error.SUCCESS) {
+            throw new EtwException(function, code, (on ? "enabling" : "disabling") + " provider {" + controlGuid
+                    + "} in session '" + s.name + "'");
+        }
+    }
+
+    /** The session jetw started, or one running elsewhere found by a QUERY (its id is Wnode.HistoricalContext). */
+    private Session session(String name) throws EtwException {
+        Session s = sessions.get(key(name));
+        if (s != null) {
+            return s;
+        }
+        PropertiesBuffer q = controlProperties(ZERO_GUID, 0);
+        int code = etw.ControlTraceW(0, PropertiesBuffer.wideString(name), q.pointer(), EtwConstants.EVENT_TRACE_CONTROL_QUERY);
+        if (code != Win32Error.SUCCESS) {
+            throw new EtwException("ControlTraceW", code, "query of session '" + name + "' to enable a provider in it");
+        }
+        return new Session(name, q.historicalContext(), ZERO_GUID, q.getInt(EtwLayout.ETP_LOG_FILE_MODE),
+                q.getInt(EtwLayout.ETP_BUFFER_SIZE), false);
+    }
+}

@@ -1,0 +1,358 @@
+package dev.jetw.etw.windows;
+
+import com.sun.jna.CallbackThreadInitializer;
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import dev.jetw.etw.EnableListener;
+import dev.jetw.etw.EtwException;
+import dev.jetw.etw.EventScratch;
+import dev.jetw.etw.Guids;
+import dev.jetw.etw.ProviderBackend;
+import dev.jetw.etw.Win32Error;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A classic provider registered with RegisterTraceGuidsW: the control callback that copies the
+ * enable state, and the per-event path (TraceEventInstance / TraceEvent / CreateTraceInstanceId).
+ *
+ * <p>Enable state: the callback stores the logger handle in a volatile field and hands level,
+ * flags and handle to the {@link EnableListener}. While one session's logger handle is active an
+ * enable from a different handle is ignored, as Microsoft's classic-provider sample does: a classic
+ * provider logs to one session only.
+ *
+ * <p>Per event nothing is allocated: RegHandles, their Pointers and the GUID words are computed at
+ * registration; each thread's {@link WindowsScratch} holds the native headers and payload.
+ */
+final class WindowsProvider implements ProviderBackend {
+
+    /** Events are at most 64 KB (EVENT_INSTANCE_HEADER docs). */
+    static final int MAX_EVENT_BYTES = 64 * 1024;
+    /** sizeof(EVENT_INSTANCE_GUID_HEADER): the record header in the buffer and the "buffer size − 72" of the docs. */
+    static final int RECORD_HEADER_BYTES = 0x48;
+    static final int DEFAULT_SESSION_BUFFER_KB = 64;
+
+    private static final int HEADER_FLAGS = EtwConstants.WNODE_FLAG_TRACED_GUID | EtwConstants.WNODE_FLAG_USE_MOF_PTR;
+
+    static {
+        // The callback may run under the loader lock, where loading a class could deadlock. Load (and
+        // initialise) here every class the callback touches beyond those already loaded by
+        // construction (this class, Callback, the listener, the NativeEtw implementation, Pointer):
+        // LastErrorException is the one it may catch; building one also runs its constructor path.
+        new LastErrorException(0).getErrorCode();
+        CallbackThreadInitializer.class.getName();
+    }
+
+    private final NativeEtw etw;
+    private final EtwLayout layout;
+    private final UUID controlGuid;
+    private final EnableListener listener;
+    private final int classCount;
+
+    /** Strong reference for the registration's whole life: JNA would crash the VM calling a collected callback. */
+    private final ControlCallback callback;
+    /** The TRACE_GUID_REGISTRATION array, then the control GUID, then the class GUIDs it points at. */
+    private final Memory registration;
+    private final Pointer controlGuidPtr;
+
+    private final long[] classRegHandles;
+    private final Pointer[] classRegHandlePtrs;
+    /** Each class GUID in Windows byte order as two little-endian longs, for EVENT_TRACE_HEADER.Guid. */
+    private final long[] classGuidWords;
+
+    private long registrationHandle;
+    private final AtomicBoolean registered = new AtomicBoolean();
+
+    /** The enabling session's TRACELOGGER_HANDLE; 0 while disabled. */
+    private volatile long loggerHandle;
+    /** Buffer size (KB) of the session jetw enabled this provider into; 0 when unknown. */
+    private volatile int sessionBufferKb;
+
+    WindowsProvider(NativeEtw etw, EtwLayout layout, UUID controlGuid, List<UUID> classGuids,
+                    EnableListener listener, int sessionBufferKb) {
+        this.etw = etw;
+        this.layout = layout;
+        this.controlGuid = controlGuid;
+        this.listener = listener;
+        this.classCount = classGuids.size();
+        this.sessionBufferKb = sessionBufferKb;
+        this.callback = new ControlCallback(this);
+
+        int regSize = layout.traceGuidRegistrationSize();
+        int guidBlock = classCount * regSize;
+        this.registration = new Memory(guidBlock + (long) (classCount + 1) * EtwLayout.GUID_SIZE);
+        registration.clear();
+        registration.write(guidBlock, Guids.toBytes(controlGuid), 0, EtwLayout.GUID_SIZE);
+        this.controlGuidPtr = registration.share(guidBlock);
+        this.classGuidWords = new long[2 * classCount];
+        for (int i = 0; i < classCount; i++) {
+            byte[] g = Guids.toBytes(classGuids.get(i));
+            long guidOffset = guidBlock + (long) (i + 1) * EtwLayout.GUID_SIZE;
+            registration.write(guidOffset, g, 0, g.length);
+            putPointer(registration, (long) i * regSize + layout.traceGuidRegistrationGuid(),
+                    Pointer.nativeValue(registration) + guidOffset);
+            ByteBuffer b = ByteBuffer.wrap(g).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            classGuidWords[2 * i] = b.getLong(0);
+            classGuidWords[2 * i + 1] = b.getLong(8);
+        }
+        this.classRegHandles = new long[classCount];
+        this.classRegHandlePtrs = new Pointer[classCount];
+    }
+
+    /** RegisterTraceGuidsW; reads each class's RegHandle back. */
+    void register() throws EtwException {
+        // ETW calls back on a thread of its own: attach it as a daemon so it never keeps the JVM alive.
+        // (JnaNativeEtw sets the same on the object it hands JNA, which off Windows is a C-convention
+        // delegate; setting it here too keeps the rule true for any binding that passes this object.)
+        // This only records the initializer in JNA's map: nothing is loaded when ETW calls back.
+        Native.setCallbackThreadInitializer(callback,
+                new CallbackThreadInitializer(true, true, "jetw-etw-control-callback"));
+        // A request code ETW never sends: runs the callback once so its code is linked before ETW calls it.
+        callback.callback(-1, null, null, null);
+
+        Memory handleOut = new Memory(8);
+        handleOut.clear();
+        int code = etw.RegisterTraceGuidsW(callback, null, controlGuidPtr, classCount, registration,
+                null, null, handleOut);
+        if (code != Win32Error.SUCCESS) {
+            throw new EtwException("RegisterTraceGuidsW", code, "control GUID {" + controlGuid + "} with "
+                    + classCount + " event class(es)");
+        }
+        registrationHandle = handleOut.getLong(0);
+        int regSize = layout.traceGuidRegistrationSize();
+        for (int i = 0; i < classCount; i++) {
+            long h = getPointer(registration, (long) i * regSize + layout.traceGuidRegistrationRegHandle());
+            classRegHandles[i] = h;
+            classRegHandlePtrs[i] = new Pointer(h);
+        }
+        registered.set(true);
+    }
+
+    UUID controlGuid() {
+        return controlGuid;
+    }
+
+    long registrationHandle() {
+        return registrationHandle;
+    }
+
+    long loggerHandle() {
+        return loggerHandle;
+    }
+
+    void sessionBufferKb(int kb) {
+        sessionBufferKb = kb;
+    }
+
+    // ---------------------------------------------------------------- control callback
+
+    /** WMI_ENABLE_EVENTS: copy handle, level and flags; nothing else happens on ETW's thread. */
+    void onEnableRequest(Pointer wnode) {
+        long h = etw.GetTraceLoggerHandle(wnode);
+        if (isInvalidLoggerHandle(h)) {
+            return;
+        }
+        long active = loggerHandle;
+        if (active != 0 && active != h) {
+            return; // another session holds the provider; a classic provider logs to one session only
+        }
+        int level;
+        int flags;
+        try {
+            level = etw.GetTraceEnableLevel(h) & 0xFF;
+            flags = etw.GetTraceEnableFlags(h);
+        } catch (LastErrorException e) {
+            // The handle is not usable (documented: level/flags 0 with a last error): not enabled.
+            loggerHandle = 0;
+            listener.onDisable();
+            return;
+        }
+        loggerHandle = h;
+        listener.onEnable(level, flags, h);
+    }
+
+    void onDisableRequest() {
+        loggerHandle = 0;
+        listener.onDisable();
+    }
+
+    /**
+     * GetTraceLoggerHandle fails with INVALID_HANDLE_VALUE, which is all ones truncated to the
+     * pointer size (0x00000000FFFFFFFF in a 32-bit process); 0 is never a logger handle either.
+     */
+    private boolean isInvalidLoggerHandle(long h) {
+        long truncated = layout.pointerSize() == 8 ? h : h & 0xFFFFFFFFL;
+        long invalid = layout.pointerSize() == 8 ? -1L : 0xFFFFFFFFL;
+        return h == 0 || truncated == invalid;
+    }
+
+    /** WMIDPREQUEST. Only records state, always returns ERROR_SUCCESS, never throws into native code. */
+    static final class ControlCallback implements NativeEtw.ControlCallback {
+        private final WindowsProvider provider;
+
+        ControlCallback(WindowsProvider provider) {
+            this.provider = provider;
+        }
+
+        @Override
+        public int callback(int requestCode, Pointer requestContext, Pointer bufferSize, Pointer buffer) {
+            try {
+                if (requestCode == EtwConstants.WMI_ENABLE_EVENTS) {
+                    provider.onEnableRequest(buffer);
+                } else if (requestCode == EtwConstants.WMI_DISABLE_EVENTS) {
+                    provider.onDisableRequest();
+                }
+            } catch (Throwable t) {
+                // Nothing may propagate into ETW's thread; the state stays as it was.
+            }
+            return Win32Error.SUCCESS;
+        }
+    }
+
+    // ---------------------------------------------------------------- per event
+
+    @Override
+    public EventScratch newScratch() {
+        return WindowsScratch.allocate(layout);
+    }
+
+    @Override
+    public int newInstanceId(EventScratch scratch, int classIndex) {
+        try {
+            WindowsScratch s = (WindowsScratch) scratch;
+            if (classIndex < 0 || classIndex >= classCount) {
+                return 0;
+            }
+            ByteBuffer h = s.headers;
+            putPointer(h, s.instanceInfo, 0);
+            h.putInt(s.instanceInfo + layout.instanceInfoInstanceId(), 0);
+            int code = etw.CreateTraceInstanceId(classRegHandlePtrs[classIndex], s.instanceInfoPtr);
+            return code == Win32Error.SUCCESS ? h.getInt(s.instanceInfo + layout.instanceInfoInstanceId()) : 0;
+        } catch (Throwable t) {
+            return 0;
+        }
+    }
+
+    @Override
+    public int write(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
+                     int parentClassIndex, int parentInstanceId) {
+        try {
+            long logger = loggerHandle;
+            if (logger == 0) {
+                return Win32Error.INVALID_HANDLE;
+            }
+            if (classIndex < 0 || classIndex >= classCount || parentClassIndex < -1 || parentClassIndex >= classCount) {
+                return Win32Error.INVALID_PARAMETER;
+            }
+            WindowsScratch s = (WindowsScratch) scratch;
+            int length = s.payload().position();
+            return instanceId != 0
+                    ? writeInstance(logger, s, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId, length)
+                    : writePlain(logger, s, type, level, version, classIndex, length);
+        } catch (Throwable t) {
+            return Win32Error.INVALID_PARAMETER;
+        }
+    }
+
+    private int writeInstance(long logger, WindowsScratch s, int type, int level, int version, int classIndex,
+                              int instanceId, int parentClassIndex, int parentInstanceId, int length) {
+        ByteBuffer h = s.headers;
+        int o = WindowsScratch.INSTANCE_HEADER;
+        putClass(h, o, EtwLayout.EVENT_INSTANCE_HEADER_SIZE + EtwLayout.MOF_FIELD_SIZE, type, level, version);
+        h.putLong(o + EtwLayout.EIH_REG_HANDLE, classRegHandles[classIndex]);
+        h.putLong(o + EtwLayout.EIH_INSTANCE_ID, 0L); // InstanceId and ParentInstanceId: outputs
+        h.putInt(o + EtwLayout.EH_KERNEL_TIME, 0);
+        h.putInt(o + EtwLayout.EH_FLAGS, HEADER_FLAGS);
+        boolean hasParent = parentClassIndex >= 0;
+        h.putLong(o + EtwLayout.EIH_PARENT_REG_HANDLE, hasParent ? classRegHandles[parentClassIndex] : 0L);
+        putMof(h, WindowsScratch.INSTANCE_MOF, s.payloadAddress, length);
+
+        putPointer(h, s.instanceInfo, classRegHandles[classIndex]);
+        h.putInt(s.instanceInfo + layout.instanceInfoInstanceId(), instanceId);
+        if (hasParent) {
+            putPointer(h, s.parentInfo, classRegHandles[parentClassIndex]);
+            h.putInt(s.parentInfo + layout.instanceInfoInstanceId(), parentInstanceId);
+        }
+        return etw.TraceEventInstance(logger, s.instanceHeaderPtr, s.instanceInfoPtr, hasParent ? s.parentInfoPtr : null);
+    }
+
+    private int writePlain(long logger, WindowsScratch s, int type, int level, int version, int classIndex, int length) {
+        ByteBuffer h = s.headers;
+        int o = s.traceHeader;
+        putClass(h, o, EtwLayout.EVENT_TRACE_HEADER_SIZE + EtwLayout.MOF_FIELD_SIZE, type, level, version);
+        h.putLong(o + EtwLayout.ETH_GUID, classGuidWords[2 * classIndex]);
+        h.putLong(o + EtwLayout.ETH_GUID + 8, classGuidWords[2 * classIndex + 1]);
+        h.putInt(o + EtwLayout.EH_KERNEL_TIME, 0);
+        h.putInt(o + EtwLayout.EH_FLAGS, HEADER_FLAGS);
+        putMof(h, s.traceMof, s.payloadAddress, length);
+        return etw.TraceEvent(logger, s.traceHeaderPtr);
+    }
+
+    /** Size, reserved FieldTypeFlags, Class{Type, Level, Version}, and the zeroed outputs up to offset 24. */
+    private static void putClass(ByteBuffer h, int o, int size, int type, int level, int version) {
+        h.putShort(o + EtwLayout.EH_SIZE, (short) size);
+        h.putShort(o + EtwLayout.EH_FIELD_TYPE_FLAGS, (short) 0);
+        h.put(o + EtwLayout.EH_CLASS_TYPE, (byte) type);
+        h.put(o + EtwLayout.EH_CLASS_LEVEL, (byte) level);
+        h.putShort(o + EtwLayout.EH_CLASS_VERSION, (short) version);
+        h.putLong(o + EtwLayout.EH_THREAD_ID, 0L);
+        h.putLong(o + EtwLayout.EH_TIMESTAMP, 0L);
+    }
+
+    private static void putMof(ByteBuffer h, int o, long dataAddress, int length) {
+        h.putLong(o + EtwLayout.MOF_DATA_PTR, dataAddress);
+        h.putInt(o + EtwLayout.MOF_LENGTH, length);
+        h.putInt(o + EtwLayout.MOF_DATA_TYPE, 0);
+    }
+
+    private void putPointer(ByteBuffer b, int offset, long value) {
+        if (layout.pointerSize() == 8) {
+            b.putLong(offset, value);
+        } else {
+            b.putInt(offset, (int) value);
+        }
+    }
+
+    private void putPointer(Pointer p, long offset, long value) {
+        if (layout.pointerSize() == 8) {
+            p.setLong(offset, value);
+        } else {
+            p.setInt(offset, (int) value);
+        }
+    }
+
+    private long getPointer(Pointer p, long offset) {
+        return layout.pointerSize() == 8 ? p.getLong(offset) : p.getInt(offset) & 0xFFFFFFFFL;
+    }
+
+    /**
+     * Payload limit: the record (EVENT_INSTANCE_GUID_HEADER, 72 bytes, plus payload) must stay below
+     * the session buffer size − 72 and within 64 KB. Unknown buffer size (a session jetw did not
+     * start, e.g. WPR's): the 64 KB default.
+     */
+    @Override
+    public int maxPayloadBytes() {
+        int kb = sessionBufferKb;
+        long bufferBytes = (kb > 0 ? kb : DEFAULT_SESSION_BUFFER_KB) * 1024L;
+        long limit = Math.min(MAX_EVENT_BYTES, bufferBytes - RECORD_HEADER_BYTES) - RECORD_HEADER_BYTES;
+        return (int) Math.max(0, Math.min(limit, WindowsScratch.PAYLOAD_CAPACITY));
+    }
+
+    /** UnregisterTraceGuids, once; the callback object stays referenced by this provider. */
+    @Override
+    public void unregister() throws EtwException {
+        if (!registered.compareAndSet(true, false)) {
+            return;
+        }
+        loggerHandle = 0;
+        int code = etw.UnregisterTraceGuids(registrationHandle);
+        if (code != Win32Error.SUCCESS) {
+            throw new EtwException("UnregisterTraceGuids", code, "control GUID {" + controlGuid + "}");
+        }
+    }
+}

@@ -1,0 +1,395 @@
+package dev.jetw.etw.windows;
+
+import com.sun.jna.LastErrorException;
+import dev.jetw.etw.ClassicProvider;
+import dev.jetw.etw.EtwException;
+import dev.jetw.etw.EventScratch;
+import dev.jetw.etw.EventType;
+import dev.jetw.etw.Guids;
+import dev.jetw.etw.SessionConfig;
+import dev.jetw.etw.TraceLevel;
+import dev.jetw.etw.Win32Error;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The classic provider over the recorder: registration, the enable callback, and the bytes of every write. */
+class WindowsProviderTest {
+
+    static final UUID CONTROL = UUID.fromString("7a1b2c3d-1111-4e5f-9a0b-1c2d3e4f5a6b");
+    static final UUID METHOD = UUID.fromString("7a1b2c3d-2222-4e5f-9a0b-1c2d3e4f5a6b");
+    static final UUID THREAD = UUID.fromString("7a1b2c3d-3333-4e5f-9a0b-1c2d3e4f5a6b");
+    static final long LOGGER = 0x0000_0000_1122_3344L;
+    static final long OTHER_LOGGER = 0x0000_0000_5566_7788L;
+
+    RecordingNativeEtw rec;
+    WindowsBackend backend;
+    ClassicProvider provider;
+
+    static List<EtwLayout> layouts() {
+        return List.of(EtwLayout.X64, EtwLayout.X86);
+    }
+
+    ClassicProvider register(EtwLayout layout) throws EtwException {
+        rec = new RecordingNativeEtw(layout);
+        backend = new WindowsBackend(rec, layout, WindowsVersion.parse("10.0"));
+        provider = ClassicProvider.register(backend, CONTROL, List.of(METHOD, THREAD));
+        return provider;
+    }
+
+    @AfterEach
+    void rulesHeld() {
+        if (rec != null) {
+            rec.assertNoViolations();
+        }
+    }
+
+    // ------------------------------------------------------------ registration
+
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void registrationPassesControlAndClassGuids(EtwLayout layout) throws EtwException {
+        register(layout);
+        RecordingNativeEtw.Call r = rec.last("RegisterTraceGuidsW");
+        assertEquals(CONTROL, r.guid);
+        assertEquals(2, r.guidCount);
+        assertEquals(List.of(METHOD, THREAD), r.classGuids);
+        assertFalse(provider.isEnabled(), "disabled until a session enables it");
+    }
+
+    @Test
+    void aProviderAlreadyEnabledIsEnabledByTheRegistrationItself() throws EtwException {
+        rec = new RecordingNativeEtw(EtwLayout.X64);
+        rec.enableDuringRegistration = LOGGER;
+        provider = ClassicProvider.register(new WindowsBackend(rec, EtwLayout.X64, WindowsVersion.parse("10.0")),
+                CONTROL, List.of(METHOD));
+        assertTrue(provider.isEnabled(5));
+        assertEquals(LOGGER, provider.loggerHandle());
+    }
+
+    @Test
+    void unregisterIsIdempotent() throws EtwException {
+        register(EtwLayout.X64);
+        provider.close();
+        provider.close();
+        assertEquals(1, rec.calls("UnregisterTraceGuids").size());
+        assertEquals(rec.registrationHandle, rec.last("UnregisterTraceGuids").regHandle);
+    }
+
+    @Test
+    void aFailedRegistrationThrowsWithTheControlGuid() {
+        rec = new RecordingNativeEtw(EtwLayout.X64);
+        rec.script("RegisterTraceGuidsW", Win32Error.INVALID_PARAMETER);
+        EtwException e = org.junit.jupiter.api.Assertions.assertThrows(EtwException.class,
+                () -> ClassicProvider.register(new WindowsBackend(rec, EtwLayout.X64, WindowsVersion.parse("10.0")),
+                        CONTROL, List.of(METHOD)));
+        assertEquals("RegisterTraceGuidsW", e.function());
+        assertTrue(e.getMessage().contains(CONTROL.toString()), e.getMessage());
+    }
+
+    // ------------------------------------------------------------ enable callback
+
+    @Test
+    void enableCopiesLevelFlagsAndHandle() throws EtwException {
+        register(EtwLayout.X64);
+        assertEquals(0, rec.enable(LOGGER, TraceLevel.INFORMATION, 0x5));
+        assertTrue(provider.isEnabled(TraceLevel.INFORMATION));
+        assertTrue(provider.isEnabled(TraceLevel.CRITICAL));
+        assertFalse(provider.isEnabled(TraceLevel.VERBOSE));
+        assertEquals(0x5, provider.enableFlags());
+        assertEquals(LOGGER, provider.loggerHandle());
+        assertEquals(LOGGER, rec.last("GetTraceEnableLevel").logger, "level read from the callback's logger handle");
+
+        assertEquals(0, rec.disable(LOGGER));
+        assertFalse(provider.isEnabled(TraceLevel.CRITICAL));
+        assertFalse(provider.isEnabled());
+    }
+
+    @Test
+    void levelZeroEnablesEveryLevel() throws EtwException {
+        register(EtwLayout.X64);
+        rec.enable(LOGGER, 0, 0);
+        assertTrue(provider.isEnabled(TraceLevel.VERBOSE));
+    }
+
+    @Test
+    void otherRequestCodesAreIgnored() throws EtwException {
+        register(EtwLayout.X64);
+        for (int code : new int[] {0, 1, 2, 3, 6, 7, 8, 9, 10, 99}) {
+            assertEquals(0, rec.request(code, LOGGER));
+        }
+        assertFalse(provider.isEnabled());
+        rec.enable(LOGGER, 5, 0);
+        for (int code : new int[] {0, 6, 7, 10}) {
+            assertEquals(0, rec.request(code, LOGGER));
+        }
+        assertTrue(provider.isEnabled(5), "ignored codes do not disable either");
+    }
+
+    @Test
+    void anEnableFromADifferentLoggerWhileOneIsActiveIsIgnored() throws EtwException {
+        register(EtwLayout.X64);
+        rec.enable(LOGGER, 3, 0x1);
+        assertEquals(0, rec.enable(OTHER_LOGGER, 5, 0x2));
+        assertEquals(LOGGER, provider.loggerHandle());
+        assertEquals(3, provider.enabledLevel());
+        assertEquals(0x1, provider.enableFlags());
+        // the same session may change level and flags
+        rec.enable(LOGGER, 5, 0x3);
+        assertEquals(5, provider.enabledLevel());
+        // after a disable, another session may take the provider
+        rec.disable(LOGGER);
+        rec.enable(OTHER_LOGGER, 4, 0);
+        assertEquals(OTHER_LOGGER, provider.loggerHandle());
+    }
+
+    @Test
+    void aFailingLevelQueryMeansNotEnabledAndNeverThrows() throws EtwException {
+        register(EtwLayout.X64);
+        rec.enableQueryFailure = new LastErrorException(Win32Error.INVALID_HANDLE);
+        assertEquals(0, rec.enable(LOGGER, 5, 0));
+        assertFalse(provider.isEnabled());
+        rec.enableQueryFailure = new IllegalStateException("anything at all");
+        assertEquals(0, rec.enable(LOGGER, 5, 0));
+        assertFalse(provider.isEnabled());
+        rec.enableQueryFailure = null;
+        rec.enable(LOGGER, 5, 0);
+        assertTrue(provider.isEnabled(5));
+    }
+
+    @Test
+    void anInvalidLoggerHandleIsNotAnEnable() throws EtwException {
+        register(EtwLayout.X64);
+        rec.enable(-1L, 5, 0);
+        assertFalse(provider.isEnabled());
+        rec.enable(0L, 5, 0);
+        assertFalse(provider.isEnabled());
+        register(EtwLayout.X86);
+        rec.enable(0xFFFFFFFFL, 5, 0); // INVALID_HANDLE_VALUE in a 32-bit process
+        assertFalse(provider.isEnabled());
+    }
+
+    // ------------------------------------------------------------ writes
+
+    static void putPayload(EventScratch s, String text) {
+        ByteBuffer p = s.payload();
+        p.clear();
+        for (char c : text.toCharArray()) {
+            p.putChar(c);
+        }
+        p.putChar('\0');
+    }
+
+    static byte[] payloadBytes(String text) {
+        ByteBuffer b = ByteBuffer.allocate(2 * text.length() + 2).order(ByteOrder.LITTLE_ENDIAN);
+        for (char c : text.toCharArray()) {
+            b.putChar(c);
+        }
+        b.putChar('\0');
+        return b.array();
+    }
+
+    long handleAt(ByteBuffer b, int offset, EtwLayout layout) {
+        return layout.pointerSize() == 8 ? b.getLong(offset) : b.getInt(offset) & 0xFFFFFFFFL;
+    }
+
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void startCheckpointEndCarryTypeLevelHandlesInstanceAndParent(EtwLayout layout) throws EtwException {
+        register(layout);
+        rec.enable(LOGGER, 5, 0);
+        WindowsScratch s = (WindowsScratch) provider.newScratch();
+        long methodReg = rec.classRegHandles.get(0);
+        long threadReg = rec.classRegHandles.get(1);
+
+        int parent = provider.newInstanceId(s, 1);
+        int id = provider.newInstanceId(s, 0);
+        assertNotEquals(0, id);
+        assertNotEquals(parent, id);
+        assertEquals(methodReg, rec.last("CreateTraceInstanceId").regHandle);
+
+        int[] types = {EventType.START, EventType.CHECKPOINT, EventType.END};
+        for (int type : types) {
+            putPayload(s, "m" + type);
+            assertTrue(provider.write(s, type, TraceLevel.INFORMATION, 0, id, 1, parent));
+            RecordingNativeEtw.Call c = rec.last("TraceEventInstance");
+            ByteBuffer h = c.headerBytes();
+            assertEquals(LOGGER, c.logger, "the callback's logger handle");
+            assertEquals(56 + 16, h.getShort(0), "Size = header + one MOF_FIELD");
+            assertEquals(type, h.get(4), "Class.Type");
+            assertEquals(TraceLevel.INFORMATION, h.get(5), "Class.Level");
+            assertEquals(0, h.getShort(6), "Class.Version");
+            assertEquals(methodReg, h.getLong(24), "RegHandle (64-bit on both)");
+            assertEquals(0x00020000 | 0x00100000, h.getInt(44), "Flags = TRACED_GUID | USE_MOF_PTR");
+            assertEquals(threadReg, h.getLong(48), "ParentRegHandle");
+            assertEquals(s.payloadAddress, h.getLong(56), "MOF DataPtr = payload");
+            assertEquals(2 * 2 + 2, h.getInt(64), "MOF Length = payload position");
+            assertArrayEquals(payloadBytes("m" + type), c.payload);
+
+            ByteBuffer info = ByteBuffer.wrap(c.info).order(ByteOrder.LITTLE_ENDIAN);
+            assertEquals(layout.instanceInfoSize(), c.info.length);
+            assertEquals(methodReg, handleAt(info, 0, layout));
+            assertEquals(id, info.getInt(layout.pointerSize()));
+            ByteBuffer pi = ByteBuffer.wrap(c.parentInfo).order(ByteOrder.LITTLE_ENDIAN);
+            assertEquals(threadReg, handleAt(pi, 0, layout));
+            assertEquals(parent, pi.getInt(layout.pointerSize()));
+        }
+        assertEquals(3, provider.eventsWritten());
+    }
+
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void anEventWithoutParentPassesNoParentInfo(EtwLayout layout) throws EtwException {
+        register(layout);
+        rec.enable(LOGGER, 5, 0);
+        EventScratch s = provider.newScratch();
+        int id = provider.newInstanceId(s, 1);
+        s.payload().clear();
+        assertTrue(provider.write(s, EventType.START, TraceLevel.VERBOSE, 1, id, -1, 0));
+        RecordingNativeEtw.Call c = rec.last("TraceEventInstance");
+        assertNull(c.parentInfo);
+        assertEquals(0L, c.headerBytes().getLong(48), "no ParentRegHandle");
+        assertEquals(rec.classRegHandles.get(1).longValue(), c.headerBytes().getLong(24));
+        assertEquals(0, c.headerBytes().getInt(64), "empty payload");
+    }
+
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void aPlainEventGoesThroughTraceEventWithTheClassGuid(EtwLayout layout) throws EtwException {
+        register(layout);
+        rec.enable(LOGGER, 5, 0);
+        WindowsScratch s = (WindowsScratch) provider.newScratch();
+        putPayload(s, "hello");
+        assertTrue(provider.write(s, EventType.INFO, TraceLevel.WARNING, 1, 0, -1, 0));
+        assertTrue(rec.calls("TraceEventInstance").isEmpty());
+        RecordingNativeEtw.Call c = rec.last("TraceEvent");
+        ByteBuffer h = c.headerBytes();
+        assertEquals(48 + 16, h.getShort(0));
+        assertEquals(EventType.INFO, h.get(4));
+        assertEquals(TraceLevel.WARNING, h.get(5));
+        assertEquals(THREAD, Guids.get(h, 24));
+        assertEquals(0x00020000 | 0x00100000, h.getInt(44));
+        assertEquals(s.payloadAddress, h.getLong(48));
+        assertEquals(12, h.getInt(56));
+        assertArrayEquals(payloadBytes("hello"), c.payload);
+        assertEquals(LOGGER, c.logger);
+    }
+
+    @Test
+    void droppedCodesAreCountedNeverThrown() throws EtwException {
+        register(EtwLayout.X64);
+        rec.enable(LOGGER, 5, 0);
+        EventScratch s = provider.newScratch();
+        int id = provider.newInstanceId(s, 0);
+        int[] dropped = {Win32Error.NOT_ENOUGH_MEMORY, Win32Error.OUTOFMEMORY, Win32Error.MORE_DATA,
+                Win32Error.LOG_FILE_FULL, Win32Error.STATUS_LOG_FILE_FULL};
+        rec.script("TraceEventInstance", dropped);
+        for (int i = 0; i < dropped.length; i++) {
+            s.payload().clear();
+            assertFalse(provider.write(s, EventType.START, 4, 0, id, -1, 0), "code " + dropped[i]);
+        }
+        assertEquals(5, provider.eventsDropped());
+        s.payload().clear();
+        assertTrue(provider.write(s, EventType.END, 4, 0, id, -1, 0));
+        assertEquals(1, provider.eventsWritten());
+    }
+
+    @Test
+    void aDisabledProviderReachesNoNativeWrite() throws EtwException {
+        register(EtwLayout.X64);
+        EventScratch s = provider.newScratch();
+        s.payload().clear();
+        assertFalse(provider.write(s, EventType.START, 4, 0, 1, -1, 0));
+        assertTrue(rec.calls("TraceEventInstance").isEmpty());
+        rec.enable(LOGGER, 5, 0);
+        rec.disable(LOGGER);
+        assertFalse(provider.write(s, EventType.START, 4, 0, 1, -1, 0));
+        provider.close();
+        assertFalse(provider.write(s, EventType.START, 4, 0, 1, -1, 0));
+        assertTrue(rec.calls("TraceEventInstance").isEmpty());
+    }
+
+    @Test
+    void payloadLimitFollowsTheEnablingSessionsBufferSize() throws EtwException {
+        register(EtwLayout.X64);
+        assertEquals(65536 - 72 - 72, provider.maxPayloadBytes(), "unknown session: 64 KB buffers");
+        backend.startSession(SessionConfig.builder().logFile(Paths.get("C:\\t\\a.etl")).bufferSizeKb(8).build());
+        backend.enableProvider("jetw", CONTROL, 5, 0);
+        assertEquals(8192 - 72 - 72, provider.maxPayloadBytes());
+        backend.startSession(SessionConfig.builder().sessionName("big").logFile(Paths.get("C:\\t\\b.etl")).bufferSizeKb(1024).build());
+        backend.enableProvider("big", CONTROL, 5, 0);
+        assertEquals(65536 - 72, provider.maxPayloadBytes(), "64 KB event limit");
+    }
+
+    @Test
+    void anOversizedPayloadIsCutAndMarkedTruncated() throws EtwException {
+        register(EtwLayout.X64);
+        backend.startSession(SessionConfig.builder().logFile(Paths.get("C:\\t\\a.etl")).bufferSizeKb(4).build());
+        backend.enableProvider("jetw", CONTROL, 5, 0);
+        rec.enable(LOGGER, 5, 0);
+        EventScratch s = provider.newScratch();
+        int id = provider.newInstanceId(s, 0);
+        s.payload().clear();
+        for (int i = 0; i < 5000; i++) {
+            s.payload().put((byte) i);
+        }
+        assertTrue(provider.write(s, EventType.START, 4, 0, id, -1, 0));
+        ByteBuffer h = rec.last("TraceEventInstance").headerBytes();
+        assertEquals(4096 - 144, h.getInt(64));
+        assertEquals(ClassicProvider.VERSION_TRUNCATED, h.getShort(6) & 0xFFFF);
+        assertEquals(1, provider.eventsTruncated());
+    }
+
+    @Test
+    void theProviderEnabledBeforeRegistrationLearnsTheBufferSize() throws EtwException {
+        rec = new RecordingNativeEtw(EtwLayout.X64);
+        backend = new WindowsBackend(rec, EtwLayout.X64, WindowsVersion.parse("10.0"));
+        backend.startSession(SessionConfig.builder().logFile(Paths.get("C:\\t\\a.etl")).bufferSizeKb(16).build());
+        backend.enableProvider("jetw", CONTROL, 5, 0);
+        provider = ClassicProvider.register(backend, CONTROL, List.of(METHOD));
+        assertEquals(16384 - 144, provider.maxPayloadBytes());
+    }
+
+    @Test
+    void writesAllocateNothingOnTheHeap() throws EtwException {
+        register(EtwLayout.X64);
+        rec.enable(LOGGER, 5, 0);
+        rec.recordEvents = false;
+        EventScratch s = provider.newScratch();
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().getId();
+        for (int round = 0; round < 3; round++) {
+            long before = mx.getThreadAllocatedBytes(tid);
+            for (int i = 0; i < 20_000; i++) {
+                int id = provider.newInstanceId(s, 0);
+                s.payload().clear();
+                s.payload().putLong(i);
+                provider.write(s, EventType.START, 4, 0, id, 1, 7);
+                provider.write(s, EventType.END, 4, 0, id, -1, 0);
+                provider.write(s, EventType.INFO, 4, 1, 0, -1, 0);
+            }
+            long allocated = mx.getThreadAllocatedBytes(tid) - before;
+            if (round == 2) {
+                // 60,000 writes: even 8 bytes per event would be 480 KB; allow incidental JVM noise only.
+                assertTrue(allocated < 64 * 1024, "allocated " + allocated + " bytes for 60,000 writes");
+            }
+        }
+        assertEquals(180_000, provider.eventsWritten(), "all writes accepted");
+        assertEquals(0, provider.eventsDropped());
+    }
+}
