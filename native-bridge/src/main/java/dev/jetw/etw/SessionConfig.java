@@ -19,6 +19,8 @@ public final class SessionConfig {
     public static final int DEFAULT_MINIMUM_BUFFERS = 8;
     public static final int DEFAULT_MAXIMUM_BUFFERS = 128;
     public static final int DEFAULT_FLUSH_TIMER_SECONDS = 1;
+    /** The one session that takes kernel flags without system-logger mode (KERNEL_LOGGER_NAME). */
+    public static final String KERNEL_LOGGER_NAME = "NT Kernel Logger";
 
     private final String sessionName;
     private final Path logFile;
@@ -140,6 +142,8 @@ public final class SessionConfig {
         ClockType clock = ClockType.QPC;
         OrphanPolicy orphanPolicy = OrphanPolicy.RESTART;
         boolean realTimeWithoutConsumer;
+        /** Set by the kernel= option: build() adds system-logger mode unless this is the NT Kernel Logger. */
+        boolean kernelOptionImpliesSystemLogger;
 
         Builder() {
         }
@@ -172,6 +176,11 @@ public final class SessionConfig {
 
         /** Validates (docs/configuration.md) and builds; throws {@link ConfigException} on the first violation. */
         public SessionConfig build() {
+            if (kernelOptionImpliesSystemLogger && !kernelFlags.isEmpty()
+                    && !KERNEL_LOGGER_NAME.equalsIgnoreCase(String.valueOf(sessionName).trim())
+                    && !modes.contains(LogFileMode.SYSTEM_LOGGER)) {
+                modes.add(LogFileMode.SYSTEM_LOGGER);
+            }
             List<String> warnings = SessionConfigValidator.validate(this);
             return new SessionConfig(this, warnings);
         }

@@ -15,12 +15,19 @@ public final class EtwLayout {
     public static final int WNODE_BUFFER_SIZE = 0;
     public static final int WNODE_PROVIDER_ID = 4;
     public static final int WNODE_HISTORICAL_CONTEXT = 8;
+    /** Version and Linkage share HistoricalContext's 8 bytes (a union). */
+    public static final int WNODE_VERSION = 8;
+    public static final int WNODE_LINKAGE = 12;
     public static final int WNODE_TIMESTAMP = 16;
+    /** CountLost and KernelHandle share TimeStamp's 8 bytes (a union). */
+    public static final int WNODE_COUNT_LOST = 16;
+    public static final int WNODE_KERNEL_HANDLE = 16;
     public static final int WNODE_GUID = 24;
     public static final int WNODE_CLIENT_CONTEXT = 40;
     public static final int WNODE_FLAGS = 44;
 
     // EVENT_TRACE_PROPERTIES up to LoggerThreadId: identical on both architectures.
+    public static final int ETP_WNODE = 0;
     public static final int ETP_BUFFER_SIZE = 48;
     public static final int ETP_MINIMUM_BUFFERS = 52;
     public static final int ETP_MAXIMUM_BUFFERS = 56;
@@ -44,6 +51,10 @@ public final class EtwLayout {
     public static final int EVENT_INSTANCE_HEADER_SIZE = 56;
     public static final int EH_SIZE = 0;
     public static final int EH_FIELD_TYPE_FLAGS = 2;
+    public static final int EH_HEADER_TYPE = 2;
+    public static final int EH_MARKER_FLAGS = 3;
+    /** ULONG Version: the roll-up of Class.Type (low byte), Class.Level, Class.Version (high 16 bits). */
+    public static final int EH_VERSION = 4;
     public static final int EH_CLASS_TYPE = 4;
     public static final int EH_CLASS_LEVEL = 5;
     public static final int EH_CLASS_VERSION = 6;
@@ -51,10 +62,17 @@ public final class EtwLayout {
     public static final int EH_PROCESS_ID = 12;
     public static final int EH_TIMESTAMP = 16;
     public static final int ETH_GUID = 24;
+    public static final int ETH_GUID_PTR = 24;
     public static final int EIH_REG_HANDLE = 24;
     public static final int EIH_INSTANCE_ID = 32;
     public static final int EIH_PARENT_INSTANCE_ID = 36;
     public static final int EH_KERNEL_TIME = 40;
+    public static final int EH_USER_TIME = 44;
+    public static final int EH_PROCESSOR_TIME = 40;
+    /** EVENT_TRACE_HEADER only: ClientContext in the union at 40. */
+    public static final int ETH_CLIENT_CONTEXT = 40;
+    /** EVENT_INSTANCE_HEADER only: EventId in the union at 40. */
+    public static final int EIH_EVENT_ID = 40;
     public static final int EH_FLAGS = 44;
     public static final int EIH_PARENT_REG_HANDLE = 48;
 

@@ -276,7 +276,7 @@ class WindowsBackendTest {
 
     @Test
     void windows8AndLaterPutKernelFlagsIntoTheSameSessionAsASystemLogger() throws EtwException {
-        SessionConfig c = config().kernelFlags(EnumSet.of(KernelFlag.PROCESS, KernelFlag.THREAD, KernelFlag.IMAGE_LOAD)).build();
+        SessionConfig c = config().modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER).kernelFlags(EnumSet.of(KernelFlag.PROCESS, KernelFlag.THREAD, KernelFlag.IMAGE_LOAD)).build();
         new WindowsBackend(rec, EtwLayout.X64, WindowsVersion.parse("6.2")).startSession(c);
         assertEquals(1, rec.calls("StartTraceW").size(), "no second session");
         ByteBuffer b = rec.last("StartTraceW").props();
@@ -294,7 +294,7 @@ class WindowsBackendTest {
     @Test
     void beforeWindows8TheNtKernelLoggerRunsAlongsideOnTheSameClock() throws EtwException {
         WindowsBackend win7 = new WindowsBackend(rec, EtwLayout.X64, WindowsVersion.parse("6.1.7601"));
-        win7.startSession(config().kernelFlags(EnumSet.of(KernelFlag.CSWITCH, KernelFlag.DISK_IO)).build());
+        win7.startSession(config().modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER).kernelFlags(EnumSet.of(KernelFlag.CSWITCH, KernelFlag.DISK_IO)).build());
         List<RecordingNativeEtw.Call> starts = rec.calls("StartTraceW");
         assertEquals(2, starts.size());
         ByteBuffer main = starts.get(0).props();
@@ -322,7 +322,7 @@ class WindowsBackendTest {
         rec.script("StartTraceW", 0, Win32Error.ACCESS_DENIED);
         WindowsBackend win7 = new WindowsBackend(rec, EtwLayout.X64, WindowsVersion.parse("6.1"));
         EtwException e = assertThrows(EtwException.class,
-                () -> win7.startSession(config().kernelFlags(EnumSet.of(KernelFlag.PROCESS)).build()));
+                () -> win7.startSession(config().modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER).kernelFlags(EnumSet.of(KernelFlag.PROCESS)).build()));
         assertTrue(e.getMessage().contains("NT Kernel Logger"), e.getMessage());
         assertTrue(e.getMessage().contains("kernel events need an elevated Administrator"), e.getMessage());
         assertEquals("ControlTraceW:1:jetw", sequence().get(sequence().size() - 1));

@@ -1,0 +1,41 @@
+package dev.jetw.etl.tool;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** One traced call (START..END) or one checkpoint, in a thread's call tree. Times are FILETIMEs. */
+final class CallNode {
+
+    static final long NONE = Long.MIN_VALUE;
+
+    final boolean checkpoint;
+    final int methodId;
+    final int instanceId;
+    /** FILETIME of START (or of the checkpoint); NONE for an END whose START is not in the file. */
+    long start;
+    /** FILETIME of END; NONE while unfinished. */
+    long end = NONE;
+    /** Exception class of an exceptional END, "" for a normal return; the label of a checkpoint. */
+    String text = "";
+    final List<CallNode> children = new ArrayList<>();
+
+    CallNode(boolean checkpoint, int methodId, int instanceId, long start) {
+        this.checkpoint = checkpoint;
+        this.methodId = methodId;
+        this.instanceId = instanceId;
+        this.start = start;
+    }
+
+    boolean finished() {
+        return end != NONE && start != NONE;
+    }
+
+    /** Duration in 100 ns units; -1 unless finished. */
+    long duration() {
+        return finished() ? end - start : -1;
+    }
+
+    boolean threw() {
+        return !checkpoint && end != NONE && !text.isEmpty();
+    }
+}

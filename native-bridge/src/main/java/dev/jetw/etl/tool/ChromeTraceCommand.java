@@ -1,0 +1,133 @@
+package dev.jetw.etl.tool;
+
+import dev.jetw.etl.EtlReader;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * {@code chrome-trace [-o OUT.json] FILE...}: Trace Event Format JSON (an object with "traceEvents")
+ * for Perfetto UI and chrome://tracing. Each traced call is a complete event ("X", ts and dur in µs
+ * after the session's StartTime) on its pid/tid, so nesting comes from the times; a call still running
+ * at stop lasts until the file's last record and has {@code "unfinished": true}; a checkpoint is a
+ * thread-scoped instant ("i"); thread and process names are metadata events ("M").
+ * Without -o the output is FILE with ".etl" replaced by ".trace.json"; -o takes one FILE only.
+ */
+final class ChromeTraceCommand {
+
+    private ChromeTraceCommand() {
+    }
+
+    static Path defaultOutput(Path etl) {
+        String name = etl.getFileName().toString();
+        String base = name.toLowerCase(java.util.Locale.ROOT).endsWith(".etl") ? name.substring(0, name.length() - 4) : name;
+        return etl.resolveSibling(base + ".trace.json");
+    }
+
+    static int run(List<Path> files, Path output, PrintStream out, PrintStream err) {
+        int status = EtlTool.OK;
+        for (Path f : files) {
+            Path target = output != null ? output : defaultOutput(f);
+            int[] written = {-2}; // -2: file not read, -1: output not written, else events written
+            status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
+                CallTrees trees = CallTrees.read(reader);
+                try {
+                    written[0] = write(target, reader, trees);
+                } catch (IOException e) {
+                    err.println("jetw etl: cannot write " + target + ": " + e.getMessage());
+                    written[0] = -1;
+                }
+            }));
+            if (written[0] == -1) {
+                status = EtlTool.worse(status, EtlTool.BAD_FILE);
+            } else if (written[0] >= 0) {
+                out.println(target);
+            }
+        }
+        return status;
+    }
+
+    private static int write(Path target, EtlReader reader, CallTrees trees) throws IOException {
+        long start = reader.header().startTime();
+        int count = 0;
+        try (Writer w = Files.newBufferedWriter(target, StandardCharsets.UTF_8)) {
+            w.write("{\"traceEvents\":[\n");
+            TreeSet<Integer> pids = new TreeSet<>();
+            for (ThreadCalls t : trees.threads) {
+                pids.add(t.processId);
+            }
+            for (int pid : pids) {
+                JsonWriter m = meta("process_name", pid, 0, "jetw " + reader.header().loggerName() + " (pid " + pid + ")");
+                count = emit(w, m, count);
+            }
+            for (ThreadCalls t : trees.threads) {
+                String name = trees.names.thread(t.processId, t.threadId);
+                count = emit(w, meta("thread_name", t.processId, t.threadId,
+                        name != null ? name + " (tid " + t.threadId + ")" : "tid " + t.threadId), count);
+                for (CallNode n : t.roots) {
+                    count = node(w, n, t, trees, start, count);
+                }
+            }
+            w.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":");
+            w.write(new JsonWriter().beginObject().field("file", reader.file().toString())
+                    .field("session", reader.header().loggerName()).field("startTime", Text.iso(start))
+                    .endObject().toString());
+            w.write("}\n");
+        }
+        return count;
+    }
+
+    private static JsonWriter meta(String what, int pid, int tid, String name) {
+        return new JsonWriter().beginObject().field("name", what).field("ph", "M").field("pid", pid).field("tid", tid)
+                .name("args").beginObject().field("name", name).endObject();
+    }
+
+    private static int emit(Writer w, JsonWriter event, int count) throws IOException {
+        if (count > 0) {
+            w.write(",\n");
+        }
+        w.write(event.endObject().toString());
+        return count + 1;
+    }
+
+    private static int node(Writer w, CallNode n, ThreadCalls t, CallTrees trees, long start, int count)
+            throws IOException {
+        int c = count;
+        if (n.checkpoint) {
+            JsonWriter e = new JsonWriter().beginObject().field("name", n.text).field("cat", "jetw.checkpoint")
+                    .field("ph", "i").field("s", "t");
+            e.name("ts").value((n.start - start) / 10.0, 1);
+            e.field("pid", t.processId).field("tid", t.threadId);
+            e.name("args").beginObject().field("methodId", n.methodId).endObject();
+            return emit(w, e, c);
+        }
+        if (n.start == CallNode.NONE) {
+            return c; // END without START: no place on the timeline
+        }
+        long end = n.finished() ? n.end : Math.max(n.start, trees.lastFileTime);
+        JsonWriter e = new JsonWriter().beginObject().field("name", trees.names.method(n.methodId))
+                .field("cat", "jetw").field("ph", "X");
+        e.name("ts").value((n.start - start) / 10.0, 1);
+        e.name("dur").value((end - n.start) / 10.0, 1);
+        e.field("pid", t.processId).field("tid", t.threadId);
+        e.name("args").beginObject().field("methodId", n.methodId).field("instanceId", n.instanceId);
+        if (n.threw()) {
+            e.field("exception", n.text);
+        }
+        if (!n.finished()) {
+            e.field("unfinished", true);
+        }
+        e.endObject();
+        c = emit(w, e, c);
+        for (CallNode child : n.children) {
+            c = node(w, child, t, trees, start, c);
+        }
+        return c;
+    }
+}

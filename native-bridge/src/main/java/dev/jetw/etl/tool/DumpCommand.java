@@ -1,0 +1,185 @@
+package dev.jetw.etl.tool;
+
+import dev.jetw.etl.EtlReader;
+import dev.jetw.etl.EtlRecord;
+import dev.jetw.etw.EventType;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code dump [--json] FILE...}: one line per event (every record but the logfile header), in reader
+ * order (buffer SequenceNumber order). jetw's own events are decoded per JetwSchema, with method
+ * names from the Method rundown and thread names from the Thread rundown (a first pass over the
+ * file collects them, so names written late still resolve); other payloads are shown in hex.
+ */
+final class DumpCommand {
+
+    private DumpCommand() {
+    }
+
+    static int run(List<Path> files, boolean json, PrintStream out, PrintStream err) {
+        int status = EtlTool.OK;
+        for (Path f : files) {
+            status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
+                JetwNames names = collectNames(reader.file());
+                for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
+                    if (!r.isLogfileHeader()) {
+                        out.println(json ? json(reader, r, names) : text(reader, r, names));
+                    }
+                }
+            }));
+        }
+        return status;
+    }
+
+    /** First pass: the names jetw's rundown events carry (damage is reported by the second pass). */
+    static JetwNames collectNames(Path file) throws IOException {
+        JetwNames names = new JetwNames();
+        try (EtlReader pass = EtlReader.open(file)) {
+            for (EtlRecord r = pass.next(); r != null; r = pass.next()) {
+                names.accept(r, JetwEvent.decode(r));
+            }
+        }
+        return names;
+    }
+
+    /** Type name: jetw/classic class types by EVENT_TRACE_TYPE name, TraceLogging by event name. */
+    private static String typeName(EtlRecord r) {
+        if (r.eventName() != null) {
+            return r.eventName();
+        }
+        if (r.group() >= 0) {
+            return "group 0x" + Integer.toHexString(r.group()) + " type 0x" + Integer.toHexString(r.type());
+        }
+        if (r.headerType() == 0x12 || r.headerType() == 0x13) {
+            return "id " + r.eventId() + " v" + r.version() + " opcode " + r.type();
+        }
+        return EventType.name(r.type());
+    }
+
+    private static String text(EtlReader reader, EtlRecord r, JetwNames names) {
+        StringBuilder s = new StringBuilder();
+        s.append(Text.iso(r.fileTime())).append(" +")
+                .append(Text.millis(reader.timestamps().hundredNanosSinceStart(r.rawTimestamp()))).append("ms");
+        s.append(" pid ").append(r.processId()).append(" tid ").append(r.threadId());
+        String thread = names.thread(r.processId(), r.threadId());
+        if (thread != null) {
+            s.append(" \"").append(thread).append('"');
+        }
+        s.append(' ').append(r.headerTypeName()).append(' ').append(r.guid() == null ? "-" : r.guid().toString());
+        String cls = JetwEvent.className(r.guid());
+        if (cls == null && r.providerName() != null) {
+            cls = r.providerName();
+        }
+        if (cls == null) {
+            cls = Text.knownProvider(r.guid());
+        }
+        if (cls != null) {
+            s.append(' ').append(cls);
+        }
+        s.append(' ').append(typeName(r)).append(" level ").append(r.level());
+        if (r.isInstanceEvent()) {
+            s.append(" inst ").append(r.instanceId()).append(" parent ").append(r.parentInstanceId());
+        }
+        JetwEvent e = JetwEvent.decode(r);
+        if (e != null) {
+            s.append("  ").append(jetwText(e, names));
+        } else if (r.userData().length > 0) {
+            s.append("  data ").append(Text.hex(r.userData()));
+        }
+        return s.toString();
+    }
+
+    private static String jetwText(JetwEvent e, JetwNames names) {
+        switch (e.kind) {
+            case CALL_START:
+                return names.method(e.methodId);
+            case CALL_END:
+                return names.method(e.methodId) + (e.text.isEmpty() ? "" : " threw " + e.text);
+            case CHECKPOINT:
+                return "\"" + e.text + "\"" + (e.methodId != 0 ? " in " + names.method(e.methodId) : "");
+            case METHOD:
+                return "method " + e.methodId + " = " + e.methodDisplayName();
+            default:
+                return "java thread " + e.javaThreadId + " = \"" + e.text + "\"";
+        }
+    }
+
+    private static String json(EtlReader reader, EtlRecord r, JetwNames names) {
+        JsonWriter w = new JsonWriter().beginObject();
+        w.field("time", Text.iso(r.fileTime()));
+        w.name("ms").value(reader.timestamps().hundredNanosSinceStart(r.rawTimestamp()) / 10_000.0, 4);
+        w.field("fileTime", r.fileTime());
+        w.field("rawTimestamp", r.rawTimestamp());
+        w.field("pid", r.processId());
+        w.field("tid", r.threadId());
+        String thread = names.thread(r.processId(), r.threadId());
+        if (thread != null) {
+            w.field("thread", thread);
+        }
+        w.field("headerType", r.headerType());
+        w.field("headerTypeName", r.headerTypeName());
+        w.name("guid").value(r.guid() == null ? null : r.guid().toString());
+        String provider = r.providerName() != null ? r.providerName() : Text.knownProvider(r.guid());
+        if (provider != null) {
+            w.field("provider", provider);
+        }
+        w.field("type", r.type());
+        w.field("typeName", typeName(r));
+        w.field("level", r.level());
+        w.field("version", r.version());
+        if (r.group() >= 0) {
+            w.field("group", r.group());
+        }
+        if (r.headerType() == 0x12 || r.headerType() == 0x13) {
+            w.field("eventId", r.eventId());
+            w.field("channel", r.channel());
+            w.field("task", r.task());
+            w.field("keyword", "0x" + Long.toHexString(r.keyword()));
+            w.field("flags", r.flags());
+            w.name("activityId").value(r.activityId().toString());
+        }
+        if (r.isInstanceEvent()) {
+            w.field("instanceId", r.instanceId());
+            w.field("parentInstanceId", r.parentInstanceId());
+            w.name("parentGuid").value(r.parentGuid() == null ? null : r.parentGuid().toString());
+        }
+        w.field("offset", r.fileOffset());
+        JetwEvent e = JetwEvent.decode(r);
+        if (e != null) {
+            w.name("jetw").beginObject();
+            w.field("event", e.kind.name());
+            switch (e.kind) {
+                case CALL_START:
+                case CALL_END:
+                case CHECKPOINT:
+                    w.field("methodId", e.methodId);
+                    if (e.kind != JetwEvent.Kind.CHECKPOINT || e.methodId != 0) {
+                        w.field("method", names.method(e.methodId));
+                    }
+                    if (e.kind == JetwEvent.Kind.CALL_END) {
+                        w.field("exception", e.text);
+                    } else if (e.kind == JetwEvent.Kind.CHECKPOINT) {
+                        w.field("label", e.text);
+                    }
+                    break;
+                case METHOD:
+                    w.field("methodId", e.methodId);
+                    w.field("className", e.className);
+                    w.field("methodName", e.methodName);
+                    w.field("descriptor", e.descriptor);
+                    break;
+                default:
+                    w.field("javaThreadId", e.javaThreadId);
+                    w.field("threadName", e.text);
+            }
+            w.endObject();
+        } else {
+            w.field("data", Text.hex(r.userData()));
+        }
+        return w.endObject().toString();
+    }
+}

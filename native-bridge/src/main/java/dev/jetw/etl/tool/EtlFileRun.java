@@ -1,0 +1,43 @@
+package dev.jetw.etl.tool;
+
+import dev.jetw.etl.EtlFileException;
+import dev.jetw.etl.EtlProblem;
+import dev.jetw.etl.EtlReader;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+
+/**
+ * Runs a command's work on one file and turns the outcome into an exit status, with one line on
+ * stderr per problem: a file that cannot be read at all, each corrupt buffer, a truncation.
+ */
+final class EtlFileRun {
+
+    /** What a command does with an open file. */
+    interface Work {
+        void read(EtlReader reader) throws IOException;
+    }
+
+    private EtlFileRun() {
+    }
+
+    static int run(Path file, PrintStream err, Work work) {
+        try (EtlReader reader = EtlReader.open(file)) {
+            work.read(reader);
+            int status = EtlTool.OK;
+            for (EtlProblem p : reader.problems()) {
+                err.println("jetw etl: " + file + ": " + p.message());
+                status = EtlTool.worse(status,
+                        p.kind() == EtlProblem.Kind.TRUNCATED ? EtlTool.TRUNCATED : EtlTool.BAD_FILE);
+            }
+            return status;
+        } catch (EtlFileException e) {
+            err.println("jetw etl: " + e.getMessage());
+            return EtlTool.BAD_FILE;
+        } catch (IOException e) {
+            err.println("jetw etl: " + file + ": read error: " + e.getMessage());
+            return EtlTool.BAD_FILE;
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.jetw.etl.tool;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The .etl command-line tool: {@code ./jetw etl <command> [options] FILE...}
+ * ({@code java -jar jetw-agent.jar etl ...}, or this class's main with the command first).
+ *
+ * <p>Exit status: 0 success; 1 a file could not be read (missing, not .etl, compressed) or had
+ * corrupt buffers (their events are skipped, the rest is printed); 2 usage error; 3 a file was
+ * truncated (the events of its intact buffers are printed, then the warning). With several files the
+ * worst status wins: 1 over 3 over 0.
+ */
+public final class EtlTool {
+
+    public static final int OK = 0;
+    public static final int BAD_FILE = 1;
+    public static final int USAGE = 2;
+    public static final int TRUNCATED = 3;
+
+    static final String USAGE_TEXT = String.join("\n",
+            "usage: jetw etl <command> [options] FILE...",
+            "  summary [--json] FILE...               session, time span, buffers, events per provider/type/level, events lost",
+            "  dump [--json] FILE...                  one line per event (--json: one JSON object per line)",
+            "  tree [--slowest] [--thread TID] FILE...  per-thread call trees of jetw's START/END events with durations",
+            "  chrome-trace [-o OUT.json] FILE...     Trace Event Format JSON for Perfetto UI / chrome://tracing",
+            "exit status: 0 ok, 1 unreadable or corrupt file, 2 usage error, 3 truncated file (intact events still shown)");
+
+    private EtlTool() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs one command; returns the exit status. Never calls System.exit. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0) {
+            err.println("jetw etl: no command given");
+            err.println(USAGE_TEXT);
+            return USAGE;
+        }
+        String command = args[0];
+        if (command.equals("-h") || command.equals("--help") || command.equals("help")) {
+            out.println(USAGE_TEXT);
+            return OK;
+        }
+        boolean json = false;
+        boolean slowest = false;
+        Integer thread = null;
+        Path output = null;
+        List<Path> files = new ArrayList<>();
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--json") && (command.equals("summary") || command.equals("dump"))) {
+                json = true;
+            } else if (a.equals("--slowest") && command.equals("tree")) {
+                slowest = true;
+            } else if (a.equals("--thread") && command.equals("tree")) {
+                if (i + 1 >= args.length) {
+                    return usage(err, "--thread needs a thread id");
+                }
+                try {
+                    thread = Integer.parseInt(args[++i]);
+                } catch (NumberFormatException e) {
+                    return usage(err, "--thread '" + args[i] + "' is not a thread id (a decimal integer)");
+                }
+            } else if (a.equals("-o") && command.equals("chrome-trace")) {
+                if (i + 1 >= args.length) {
+                    return usage(err, "-o needs an output file");
+                }
+                output = Paths.get(args[++i]);
+            } else if (a.startsWith("-") && a.length() > 1) {
+                return usage(err, "unknown option '" + a + "' for " + command);
+            } else {
+                files.add(Paths.get(a));
+            }
+        }
+        switch (command) {
+            case "summary":
+            case "dump":
+            case "tree":
+            case "chrome-trace":
+                break;
+            default:
+                return usage(err, "unknown command '" + command + "' (expected summary, dump, tree or chrome-trace)");
+        }
+        if (files.isEmpty()) {
+            return usage(err, command + ": no FILE given");
+        }
+        if (output != null && files.size() > 1) {
+            return usage(err, "chrome-trace: -o takes one FILE, " + files.size() + " given");
+        }
+        switch (command) {
+            case "summary":
+                return SummaryCommand.run(files, json, out, err);
+            case "dump":
+                return DumpCommand.run(files, json, out, err);
+            case "tree":
+                return TreeCommand.run(files, slowest, thread, out, err);
+            default:
+                return ChromeTraceCommand.run(files, output, out, err);
+        }
+    }
+
+    private static int usage(PrintStream err, String problem) {
+        err.println("jetw etl: " + problem + " (see: jetw etl --help)");
+        return USAGE;
+    }
+
+    /** The exit status of two outcomes together: BAD_FILE over TRUNCATED over OK. */
+    static int worse(int a, int b) {
+        return rank(a) >= rank(b) ? a : b;
+    }
+
+    private static int rank(int status) {
+        switch (status) {
+            case BAD_FILE: return 3;
+            case USAGE: return 4;
+            case TRUNCATED: return 2;
+            default: return 1;
+        }
+    }
+}

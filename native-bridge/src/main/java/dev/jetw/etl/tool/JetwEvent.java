@@ -1,0 +1,102 @@
+package dev.jetw.etl.tool;
+
+import dev.jetw.etl.EtlRecord;
+import dev.jetw.etl.JetwSchema;
+import dev.jetw.etw.EventType;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A record of one of jetw's own event classes with its payload decoded per {@link JetwSchema}.
+ * {@link #decode} returns null for other records and for payloads that do not match the schema.
+ */
+final class JetwEvent {
+
+    enum Kind { CALL_START, CALL_END, CHECKPOINT, METHOD, THREAD }
+
+    final Kind kind;
+    final int methodId;
+    /** END: exception class name, "" for a normal return. CHECKPOINT: the label. */
+    final String text;
+    final String className;
+    final String methodName;
+    final String descriptor;
+    final long javaThreadId;
+
+    private JetwEvent(Kind kind, int methodId, String text, String className, String methodName, String descriptor,
+                      long javaThreadId) {
+        this.kind = kind;
+        this.methodId = methodId;
+        this.text = text;
+        this.className = className;
+        this.methodName = methodName;
+        this.descriptor = descriptor;
+        this.javaThreadId = javaThreadId;
+    }
+
+    static JetwEvent decode(EtlRecord r) {
+        if (r.guid() == null) {
+            return null;
+        }
+        ByteBuffer p = ByteBuffer.wrap(r.userData()).order(ByteOrder.LITTLE_ENDIAN);
+        try {
+            if (r.guid().equals(JetwSchema.METHOD_CALL_CLASS)) {
+                switch (r.type()) {
+                    case EventType.START:
+                        return new JetwEvent(Kind.CALL_START, p.getInt(), null, null, null, null, 0);
+                    case EventType.END:
+                        return new JetwEvent(Kind.CALL_END, p.getInt(), utf16z(p), null, null, null, 0);
+                    case EventType.CHECKPOINT:
+                        return new JetwEvent(Kind.CHECKPOINT, p.getInt(), utf16z(p), null, null, null, 0);
+                    default:
+                        return null;
+                }
+            }
+            if (r.guid().equals(JetwSchema.METHOD_CLASS)
+                    && (r.type() == EventType.DC_START || r.type() == EventType.DC_END)) {
+                int id = p.getInt();
+                return new JetwEvent(Kind.METHOD, id, null, utf16z(p), utf16z(p), utf16z(p), 0);
+            }
+            if (r.guid().equals(JetwSchema.THREAD_CLASS)
+                    && (r.type() == EventType.DC_START || r.type() == EventType.DC_END)) {
+                long id = p.getLong();
+                return new JetwEvent(Kind.THREAD, 0, utf16z(p), null, null, null, id);
+            }
+        } catch (RuntimeException malformed) {
+            return null; // shorter than the schema: shown as hex
+        }
+        return null;
+    }
+
+    /** Reads a NUL-terminated UTF-16LE string; fails if the NUL is missing. */
+    private static String utf16z(ByteBuffer p) {
+        StringBuilder s = new StringBuilder();
+        while (true) {
+            char c = p.getChar();
+            if (c == 0) {
+                return s.toString();
+            }
+            s.append(c);
+        }
+    }
+
+    /** "com.example.Foo.bar(I)V" for a Method rundown event. */
+    String methodDisplayName() {
+        return className + "." + methodName + descriptor;
+    }
+
+    static String className(java.util.UUID guid) {
+        if (JetwSchema.METHOD_CALL_CLASS.equals(guid)) {
+            return "MethodCall";
+        }
+        if (JetwSchema.METHOD_CLASS.equals(guid)) {
+            return "Method";
+        }
+        if (JetwSchema.THREAD_CLASS.equals(guid)) {
+            return "Thread";
+        }
+        return null;
+    }
+}

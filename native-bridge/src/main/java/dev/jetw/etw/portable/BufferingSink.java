@@ -1,0 +1,111 @@
+package dev.jetw.etw.portable;
+
+import dev.jetw.etw.EtwException;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+
+/**
+ * EVENT_TRACE_BUFFERING_MODE: an in-memory ring of MinimumBuffers full buffers; when a new one
+ * arrives on a full ring, the oldest is overwritten (returned to the pool). A writer that finds
+ * the pool exhausted also takes the oldest ring buffer, as ETW reuses it. Nothing reaches the disk
+ * until FlushTrace or stop: then the ring (oldest first) is appended to the log file, which is
+ * created at that first flush. The flush timer does not apply.
+ */
+final class BufferingSink implements LogSink {
+
+    private final PortableSession session;
+    private final LogFileLock reservation;
+    private final int capacity;
+    private final ArrayDeque<TraceBuffer> ring = new ArrayDeque<>();
+    private EtlOutputFile file;
+    private int buffersInFile;
+
+    /** @param reservation the log file, reserved but not yet created; null for no file */
+    BufferingSink(PortableSession session, LogFileLock reservation, int capacity) {
+        this.session = session;
+        this.reservation = reservation;
+        this.capacity = Math.max(1, capacity);
+    }
+
+    @Override
+    public void accept(TraceBuffer b) {
+        TraceBuffer overwritten = null;
+        synchronized (ring) {
+            if (ring.size() >= capacity) {
+                overwritten = ring.pollFirst();
+            }
+            ring.addLast(b);
+        }
+        if (overwritten != null) {
+            session.pool.release(overwritten);
+        }
+    }
+
+    /** The oldest buffer of the ring, emptied, for a writer that found no free buffer; or null. */
+    TraceBuffer stealOldest() {
+        TraceBuffer b;
+        synchronized (ring) {
+            b = ring.pollFirst();
+        }
+        if (b != null) {
+            b.reset();
+        }
+        return b;
+    }
+
+    @Override
+    public void flush() throws IOException {
+        if (reservation == null) {
+            return;
+        }
+        if (file == null) {
+            try {
+                reservation.openChannel("FlushTrace");
+            } catch (EtwException e) {
+                throw new IOException(e.getMessage(), e);
+            }
+            file = new EtlOutputFile(session, reservation);
+            buffersInFile = 1;
+        }
+        for (;;) {
+            TraceBuffer b;
+            synchronized (ring) {
+                b = ring.pollFirst();
+            }
+            if (b == null) {
+                break;
+            }
+            try {
+                file.write(b, buffersInFile, buffersInFile, buffersInFile + 1);
+                buffersInFile++;
+            } finally {
+                session.pool.release(b);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            flush();
+            if (file != null) {
+                file.updateHeader(buffersInFile);
+            }
+        } finally {
+            if (reservation != null) {
+                reservation.close();
+            }
+        }
+    }
+
+    @Override
+    public boolean flushTimerApplies() {
+        return false;
+    }
+
+    @Override
+    public String logFileName() {
+        return reservation == null ? null : reservation.path().toString();
+    }
+}

@@ -1,0 +1,82 @@
+package dev.jetw.etw.portable;
+
+import dev.jetw.etl.EtlFormat;
+import dev.jetw.etw.EnableListener;
+import dev.jetw.etw.EventScratch;
+import dev.jetw.etw.ProviderBackend;
+import dev.jetw.etw.Win32Error;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A registered classic provider (RegisterTraceGuids) of the portable backend. */
+final class PortableProvider implements ProviderBackend {
+
+    private static final int ID_BLOCK = 1024;
+    private static final int DEFAULT_MAX_PAYLOAD =
+            EtlFormat.maxPayload(64 * 1024, EtlFormat.INSTANCE_HEADER_SIZE);
+
+    final UUID controlGuid;
+    final UUID[] classGuids;
+    final EnableListener listener;
+    private final PortableBackend backend;
+    private final AtomicInteger ids = new AtomicInteger(1);
+    /** The session this provider logs to (one at a time, as for every classic provider), or null. */
+    volatile PortableSession session;
+    volatile boolean unregistered;
+
+    PortableProvider(PortableBackend backend, UUID controlGuid, List<UUID> classGuids, EnableListener listener) {
+        this.backend = backend;
+        this.controlGuid = controlGuid;
+        this.classGuids = classGuids.toArray(new UUID[0]);
+        this.listener = listener;
+    }
+
+    @Override
+    public EventScratch newScratch() {
+        return new PortableScratch();
+    }
+
+    @Override
+    public int newInstanceId(EventScratch scratch, int classIndex) {
+        PortableScratch s = (PortableScratch) scratch;
+        if (s.idOwner != this || s.nextId == s.idLimit) {
+            int start;
+            do {
+                start = ids.getAndAdd(ID_BLOCK);
+            } while (start <= 0 && start > -ID_BLOCK); // skip the block holding 0 after wrap-around
+            s.idOwner = this;
+            s.nextId = start;
+            s.idLimit = start + ID_BLOCK;
+        }
+        int id = s.nextId++;
+        return id == 0 ? s.nextId++ : id;
+    }
+
+    @Override
+    public int write(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
+                     int parentClassIndex, int parentInstanceId) {
+        PortableSession s = session;
+        if (s == null) {
+            return Win32Error.INVALID_HANDLE;
+        }
+        if (classIndex < 0 || classIndex >= classGuids.length || parentClassIndex >= classGuids.length) {
+            return Win32Error.INVALID_PARAMETER;
+        }
+        UUID parent = parentClassIndex < 0 ? null : classGuids[parentClassIndex];
+        return s.write((PortableScratch) scratch, classGuids[classIndex], parent, type, level, version,
+                instanceId, parentInstanceId);
+    }
+
+    @Override
+    public int maxPayloadBytes() {
+        PortableSession s = session;
+        return s == null ? DEFAULT_MAX_PAYLOAD : s.maxPayload;
+    }
+
+    @Override
+    public void unregister() {
+        backend.unregister(this);
+    }
+}

@@ -1,0 +1,321 @@
+package dev.jetw.etw.portable;
+
+import dev.jetw.etl.EtlFormat;
+import dev.jetw.etl.EtlLogfileHeader;
+import dev.jetw.etl.EtlRecordWriter;
+import dev.jetw.etw.EtwException;
+import dev.jetw.etw.LogFileMode;
+import dev.jetw.etw.SessionConfig;
+import dev.jetw.etw.SessionStats;
+import dev.jetw.etw.Win32Error;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One running in-process session: the buffer pool, the writers' path into the buffers, the logger
+ * thread and the sink of its log-file mode, with ETW's statistics.
+ */
+final class PortableSession {
+
+    /** How long a control call waits for the logger thread before reporting ERROR_TIMEOUT. */
+    private static final long CONTROL_TIMEOUT_SECONDS = 120;
+
+    final String name;
+    volatile SessionConfig config;
+    final int bufferSize;
+    final int maxPayload;
+    final int loggerId;
+    final int processId = ProcessIds.current();
+    final SessionClock clock;
+    final BufferPool pool;
+    final List<String> notices;
+    private final SessionEnvironment environment;
+
+    final LongAdder eventsLost = new LongAdder();
+    // Written only by the logger thread; volatile so that QUERY sees them.
+    volatile long buffersWritten;
+    volatile long logBuffersLost;
+    volatile long realTimeBuffersLost;
+    /** Sequential file at its maximum size: writes fail with ERROR_LOG_FILE_FULL. */
+    volatile boolean logFull;
+    volatile boolean closed;
+    volatile int flushTimerSeconds;
+
+    final LogSink sink;
+    private final RealTimeSink realTime;
+    private final BufferingSink buffering;
+    final SessionLogger logger;
+    private final Thread loggerThread;
+    /** Scratches that hold (or held) a buffer of this session: what the flusher visits. */
+    private final Set<PortableScratch> scratches = ConcurrentHashMap.newKeySet();
+
+    PortableSession(SessionConfig config, int loggerId, List<String> notices) throws EtwException {
+        this.name = config.sessionName();
+        this.config = config;
+        this.bufferSize = config.bufferSizeKb() * 1024;
+        this.maxPayload = EtlFormat.maxPayload(bufferSize, EtlFormat.INSTANCE_HEADER_SIZE);
+        this.loggerId = loggerId;
+        this.notices = notices;
+        this.clock = new SessionClock(config.clock());
+        this.environment = new SessionEnvironment();
+        this.flushTimerSeconds = config.flushTimerSeconds();
+        this.pool = new BufferPool(bufferSize, config.minimumBuffers(), config.maximumBuffers());
+        LogSink fileSink = null;
+        BufferingSink ring = null;
+        if (config.has(LogFileMode.BUFFERING)) {
+            LogFileLock reservation = config.logFile() == null ? null : LogFileLock.reserve(config.logFile(), "StartTraceW");
+            if (reservation != null && java.nio.file.Files.exists(reservation.path())) {
+                // A file from an earlier run must not pass for this session's: take and empty it now.
+                try {
+                    reservation.openChannel("StartTraceW");
+                } catch (EtwException e) {
+                    reservation.close();
+                    throw e;
+                }
+            }
+            ring = new BufferingSink(this, reservation, config.minimumBuffers());
+            fileSink = ring;
+        } else if (config.logFile() != null) {
+            fileSink = openFileSink(config);
+        }
+        this.buffering = ring;
+        this.realTime = config.has(LogFileMode.REAL_TIME) && ring == null ? new RealTimeSink(this, fileSink) : null;
+        this.sink = realTime != null ? realTime : fileSink;
+        this.logger = new SessionLogger(this);
+        this.loggerThread = new Thread(logger, "jetw-logger-" + name);
+        loggerThread.setDaemon(true);
+        loggerThread.start();
+    }
+
+    private LogSink openFileSink(SessionConfig c) throws EtwException {
+        long maxBytes = (long) c.maximumFileSizeMb() * 1024 * 1024;
+        try {
+            if (c.has(LogFileMode.NEWFILE)) {
+                return new NewFileSink(this, c.logFile().toString(), maxBytes);
+            }
+            LogFileLock lock = LogFileLock.open(c.logFile(), "StartTraceW");
+            try {
+                EtlOutputFile file = new EtlOutputFile(this, lock);
+                return c.has(LogFileMode.CIRCULAR) ? new CircularSink(this, file, maxBytes)
+                        : new SequentialSink(this, file, maxBytes);
+            } catch (IOException | RuntimeException e) {
+                lock.close();
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new EtwException("StartTraceW", Win32Error.ACCESS_DENIED, "cannot write log file " + c.logFile() + ": " + e);
+        } catch (IllegalArgumentException e) {
+            throw new EtwException("StartTraceW", Win32Error.BAD_LENGTH, e.getMessage());
+        }
+    }
+
+    /**
+     * The per-event path. Copies one record into the calling scratch's buffer; on a full buffer,
+     * hands it to the logger and takes a free one. Never blocks, never does I/O, no shared lock in
+     * the common case, no allocation.
+     */
+    int write(PortableScratch scratch, UUID classGuid, UUID parentGuid, int type, int level, int version,
+              int instanceId, int parentInstanceId) {
+        ByteBuffer payload = scratch.payload();
+        int length = payload.position();
+        boolean instance = instanceId != 0;
+        int space = instance ? EtlRecordWriter.instanceRecordSpace(length) : EtlRecordWriter.fullRecordSpace(length);
+        int size = (instance ? EtlFormat.INSTANCE_HEADER_SIZE : EtlFormat.FULL_HEADER_SIZE) + length;
+        if (size > EtlFormat.MAX_RECORD_SIZE || space > bufferSize - EtlFormat.BUFFER_HEADER_SIZE) {
+            return Win32Error.MORE_DATA;
+        }
+        int threadId = (int) Thread.currentThread().getId();
+        synchronized (scratch) {
+            // Register before testing 'closed': stop sets 'closed' before it visits the scratches,
+            // so either this write sees 'closed' or stop sees this scratch.
+            if (scratch.registeredWith != this) {
+                scratch.registeredWith = this;
+                scratches.add(scratch);
+            }
+            if (closed) {
+                return Win32Error.INVALID_HANDLE;
+            }
+            if (logFull) {
+                eventsLost.increment();
+                return Win32Error.LOG_FILE_FULL;
+            }
+            TraceBuffer b = scratch.buffer;
+            if (b != null && scratch.bufferSession != this) {
+                scratch.bufferSession.handOff(b); // a buffer of the session the provider left
+                scratch.buffer = null;
+                b = null;
+            }
+            if (b == null || b.remaining() < space) {
+                if (b != null) {
+                    handOff(b);
+                    scratch.buffer = null;
+                }
+                b = acquire();
+                if (b == null) {
+                    logger.requestCollect();
+                    eventsLost.increment();
+                    return realTime != null && !realTime.hasConsumer() ? Win32Error.LOG_FILE_FULL
+                            : Win32Error.NOT_ENOUGH_MEMORY;
+                }
+                scratch.buffer = b;
+                scratch.bufferSession = this;
+            }
+            long ts = clock.now();
+            b.used = instance
+                    ? EtlRecordWriter.putInstance(b.bytes, b.used, type, level, version, threadId, processId, ts,
+                            classGuid, instanceId, parentInstanceId, parentGuid, payload, length)
+                    : EtlRecordWriter.putFull(b.bytes, b.used, type, level, version, threadId, processId, ts,
+                            classGuid, payload, length);
+            b.events++;
+            b.lastTimeStamp = ts;
+        }
+        return Win32Error.SUCCESS;
+    }
+
+    /**
+     * A full buffer leaves its writer: to the logger thread, or in buffering mode straight into the
+     * ring (no I/O follows, and a writer short of buffers must find the oldest one there at once).
+     */
+    private void handOff(TraceBuffer b) {
+        if (buffering != null) {
+            buffering.accept(b);
+        } else {
+            logger.submit(b);
+        }
+    }
+
+    private TraceBuffer acquire() {
+        TraceBuffer b = pool.acquire();
+        if (b == null && buffering != null) {
+            b = buffering.stealOldest();
+        }
+        return b;
+    }
+
+    /** Moves every partially filled buffer held by a scratch to the logger (flush timer, flush, stop). */
+    void collectPartialBuffers() {
+        for (PortableScratch s : scratches) {
+            synchronized (s) {
+                if (s.bufferSession == this && s.buffer != null) {
+                    if (!s.buffer.isEmpty()) {
+                        handOff(s.buffer);
+                    } else {
+                        pool.release(s.buffer);
+                    }
+                    s.buffer = null;
+                    s.bufferSession = null;
+                }
+                if (s.buffer == null) {
+                    scratches.remove(s);
+                    if (s.registeredWith == this) {
+                        s.registeredWith = null;
+                    }
+                }
+            }
+        }
+    }
+
+    /** A buffer that cannot be logged: counted as ETW counts it. Logger thread only. */
+    void loseBuffer(TraceBuffer b) {
+        logBuffersLost++;
+        eventsLost.add(b.events);
+    }
+
+    SessionStats flush() throws EtwException {
+        collectPartialBuffers();
+        awaitRequest(new SessionLogger.Request(false, false), "FlushTrace");
+        return stats();
+    }
+
+    /** Stops: no more writes, every held buffer written, headers finalized, file released. */
+    SessionStats stop() throws EtwException {
+        closed = true;
+        collectPartialBuffers();
+        awaitRequest(new SessionLogger.Request(true, false), "StopTraceW");
+        try {
+            loggerThread.join(TimeUnit.SECONDS.toMillis(CONTROL_TIMEOUT_SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return stats();
+    }
+
+    void addConsumer(java.util.function.Consumer<ByteBuffer> consumer) throws EtwException {
+        realTime.addConsumer(consumer);
+        awaitRequest(new SessionLogger.Request(false, true), "OpenTraceW");
+    }
+
+    void removeConsumer(java.util.function.Consumer<ByteBuffer> consumer) {
+        realTime.removeConsumer(consumer);
+    }
+
+    boolean isRealTime() {
+        return realTime != null;
+    }
+
+    private void awaitRequest(SessionLogger.Request r, String function) throws EtwException {
+        logger.submit(r);
+        try {
+            if (!r.done.await(CONTROL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                throw new EtwException(function, Win32Error.TIMEOUT, "session " + name + ": the logger thread did not answer in "
+                        + CONTROL_TIMEOUT_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EtwException(function, Win32Error.TIMEOUT, "session " + name + ": interrupted");
+        }
+        if (r.error != null) {
+            throw new EtwException(function, Win32Error.ACCESS_DENIED, "session " + name + ": writing the log file failed: " + r.error.getMessage());
+        }
+    }
+
+    SessionStats stats() {
+        return new SessionStats(config.sessionName(), sink == null ? null : sink.logFileName(),
+                pool.numberOfBuffers(), pool.freeBuffers(), eventsLost.sum(), buffersWritten, logBuffersLost,
+                realTimeBuffersLost, loggerThread.getId());
+    }
+
+    /** The logfile header of a file of this session, with the current counters. */
+    EtlLogfileHeader newLogfileHeader(String logFileName) {
+        SessionConfig c = config;
+        EtlLogfileHeader h = new EtlLogfileHeader();
+        h.bufferSize = bufferSize;
+        h.numberOfProcessors = Runtime.getRuntime().availableProcessors();
+        h.cpuSpeedMhz = environment.cpuSpeedMhz;
+        h.maximumFileSizeMb = c.maximumFileSizeMb();
+        // The header's LogFileMode has REAL_TIME and BUFFERING cleared, as ETW writes it.
+        h.logFileMode = c.logFileModeBits() & ~(LogFileMode.REAL_TIME.bits() | LogFileMode.BUFFERING.bits());
+        h.eventsLost = (int) Math.min(Integer.MAX_VALUE, eventsLost.sum());
+        h.buffersLost = (int) Math.min(Integer.MAX_VALUE, logBuffersLost);
+        h.timeZoneBias = environment.timeZoneBias;
+        h.standardName = environment.standardName;
+        h.daylightName = environment.daylightName;
+        h.daylightBias = environment.daylightBias;
+        h.bootTime = environment.bootTime(clock.startFiletime);
+        h.perfFreq = SessionClock.TICKS_PER_SECOND;
+        h.startTime = clock.startFiletime;
+        h.systemTime = clock.startRaw;
+        h.clockType = clock.reservedFlags();
+        h.endTime = clock.nowFiletime();
+        h.loggerName = name;
+        h.logFileName = logFileName;
+        h.threadId = (int) Thread.currentThread().getId();
+        h.processId = processId;
+        h.loggerId = loggerId;
+        return h;
+    }
+
+    /** UPDATE: the flush timer and MaximumBuffers change on a running session. */
+    void update(SessionConfig c) {
+        flushTimerSeconds = c.flushTimerSeconds();
+        pool.setMaximum(Math.max(c.maximumBuffers(), config.minimumBuffers()));
+        config = config.toBuilder().flushTimerSeconds(c.flushTimerSeconds()).maximumBuffers(c.maximumBuffers()).build();
+    }
+}

@@ -1,0 +1,71 @@
+package dev.jetw.etw.portable;
+
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Locale;
+import java.util.TimeZone;
+
+/**
+ * What the logfile header says about the machine: time zone (from the JVM default zone) and boot
+ * time. TIME_ZONE_INFORMATION's transition dates stay zero: Java has no single Windows-style
+ * rule pair for every zone, so readers see the standard bias only (and the DST bias for reference).
+ */
+final class SessionEnvironment {
+
+    final int timeZoneBias;
+    final String standardName;
+    final String daylightName;
+    final int daylightBias;
+    /** Nominal CPU speed for CpuSpeedInMHz (/proc/cpuinfo), 0 when unknown; readers use it only for clock type 3. */
+    final int cpuSpeedMhz;
+    private final long uptimeTicks;
+
+    SessionEnvironment() {
+        TimeZone tz = TimeZone.getDefault();
+        // Windows: UTC = local + Bias (minutes), so Bias is minus the offset.
+        timeZoneBias = -tz.getRawOffset() / 60_000;
+        standardName = tz.getDisplayName(false, TimeZone.SHORT, Locale.ROOT);
+        daylightName = tz.useDaylightTime() ? tz.getDisplayName(true, TimeZone.SHORT, Locale.ROOT) : "";
+        daylightBias = tz.useDaylightTime() ? -tz.getDSTSavings() / 60_000 : 0;
+        uptimeTicks = uptimeTicks();
+        cpuSpeedMhz = cpuMhz();
+    }
+
+    private static int cpuMhz() {
+        Path p = Paths.get("/proc/cpuinfo");
+        try {
+            if (Files.isReadable(p)) {
+                for (String line : Files.readAllLines(p, StandardCharsets.US_ASCII)) {
+                    if (line.startsWith("cpu MHz")) {
+                        return (int) Math.round(Double.parseDouble(line.substring(line.indexOf(':') + 1).trim()));
+                    }
+                }
+            }
+        } catch (Exception e) {
+            // unknown
+        }
+        return 0;
+    }
+
+    /** FILETIME of the machine's boot: now minus the OS uptime (/proc/uptime), else the JVM's start. */
+    long bootTime(long nowFiletime) {
+        return nowFiletime - uptimeTicks;
+    }
+
+    private static long uptimeTicks() {
+        Path p = Paths.get("/proc/uptime");
+        try {
+            if (Files.isReadable(p)) {
+                String s = new String(Files.readAllBytes(p), StandardCharsets.US_ASCII).trim();
+                double seconds = Double.parseDouble(s.substring(0, s.indexOf(' ')));
+                return (long) (seconds * 10_000_000L);
+            }
+        } catch (Exception e) {
+            // fall back below
+        }
+        return ManagementFactory.getRuntimeMXBean().getUptime() * 10_000L;
+    }
+}

@@ -1,0 +1,119 @@
+package dev.jetw.etw.portable;
+
+import dev.jetw.etl.EtlBufferWriter;
+import dev.jetw.etl.EtlLogfileHeader;
+import dev.jetw.etl.EtlRecordWriter;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Byte-exact checks of the writer primitives against the fact sheet's worked examples. */
+class RecordLayoutTest {
+
+    private static byte[] hex(String s) {
+        String[] parts = s.trim().split("\\s+");
+        byte[] b = new byte[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            b[i] = (byte) Integer.parseInt(parts[i], 16);
+        }
+        return b;
+    }
+
+    @Test
+    void instanceRecordMatchesWorkedExampleOfEtlFormat5() {
+        ByteBuffer payload = ByteBuffer.wrap("com.example.Foo.bar()\0".getBytes(StandardCharsets.UTF_16LE));
+        ByteBuffer buf = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 256; i++) {
+            buf.put(i, (byte) 0xEE); // stale bytes: the pad must be zeroed
+        }
+        int next = EtlRecordWriter.putInstance(buf, 0, 1, 4, 0, 0x1093, 0x1092, 0x3B9ACDE8L,
+                UUID.fromString("3b9c9951-3480-4220-9377-9c8e5184f5cd"), 1, 0, null, payload, 44);
+        assertEquals(120, next);
+        byte[] expected = hex(
+                "74 00 15 c0 01 04 00 00  93 10 00 00 92 10 00 00"
+                + " e8 cd 9a 3b 00 00 00 00  51 99 9c 3b 80 34 20 42"
+                + " 93 77 9c 8e 51 84 f5 cd  00 00 00 00 00 00 00 00"
+                + " 01 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00"
+                + " 00 00 00 00 00 00 00 00  63 00 6f 00 6d 00 2e 00"
+                + " 65 00 78 00 61 00 6d 00  70 00 6c 00 65 00 2e 00"
+                + " 46 00 6f 00 6f 00 2e 00  62 00 61 00 72 00 28 00"
+                + " 29 00 00 00 00 00 00 00");
+        byte[] actual = new byte[expected.length];
+        buf.get(actual);
+        assertArrayEquals(expected, actual);
+        assertEquals((byte) 0xEE, buf.get(120));
+    }
+
+    @Test
+    void fullHeaderRecordHasMarker0xC014AndGuidAt0x18() {
+        ByteBuffer payload = ByteBuffer.allocate(44);
+        ByteBuffer buf = ByteBuffer.allocate(128).order(ByteOrder.LITTLE_ENDIAN);
+        UUID g = UUID.fromString("9b79ee91-b5fd-41c0-a243-4248e266e9d0");
+        int next = EtlRecordWriter.putFull(buf, 0, 0x21, 3, 2, 7, 9, 42L, g, payload, 44);
+        assertEquals(0xC014005C, buf.getInt(0));
+        assertEquals(0x21, buf.get(4));
+        assertEquals(3, buf.get(5));
+        assertEquals(2, buf.getShort(6));
+        assertEquals(7, buf.getInt(8));
+        assertEquals(9, buf.getInt(12));
+        assertEquals(42L, buf.getLong(16));
+        assertEquals(g, dev.jetw.etw.Guids.get(buf, 0x18));
+        assertEquals(0x30 + 44 + 4, next);
+    }
+
+    @Test
+    void headerBufferFollowsTheWriterChecklist() {
+        EtlLogfileHeader h = new EtlLogfileHeader();
+        h.bufferSize = 8192;
+        h.loggerName = "lxcore_kernel";
+        h.logFileName = "C:\\Prog\\lxcore_kernel.etl";
+        h.startTime = 132392018711387363L;
+        h.endTime = 132392018832816874L;
+        h.systemTime = 110988826450L;
+        h.timeZoneBias = -480;
+        h.buffersWritten = 3;
+        ByteBuffer b = h.encodeHeaderBuffer();
+        // Same record size as the Windows-written lxcore_kernel.etl with these names (etl-format.md §12.2).
+        assertEquals(392, b.getShort(0x4C));
+        assertEquals(0xC0020002, b.getInt(0x48));
+        assertEquals(0, b.getShort(0x4E));
+        assertArrayEquals(new byte[] {10, 0, 1, 5}, new byte[] {b.get(0x6C), b.get(0x6D), b.get(0x6E), b.get(0x6F)});
+        assertEquals(8192, b.getInt(0x68));
+        assertEquals(132392018832816874L, b.getLong(EtlLogfileHeader.FILE_OFF_END_TIME));
+        assertEquals(3, b.getInt(EtlLogfileHeader.FILE_OFF_BUFFERS_WRITTEN));
+        assertEquals(1, b.getInt(0x90));
+        assertEquals(8, b.getInt(0x94));
+        assertEquals(-480, b.getInt(0xB0));
+        assertEquals(0, b.getInt(0x15C));
+        assertEquals(10_000_000L, b.getLong(0x168));
+        assertEquals(132392018711387363L, b.getLong(0x170));
+        assertEquals(1, b.getInt(0x178));
+        assertEquals(110988826450L, b.getLong(0x58));
+        assertEquals('l', b.getChar(0x180));
+        assertEquals(4, b.getShort(0x36));
+        assertEquals(0x21, b.getShort(0x34));
+        assertEquals(3, b.getInt(0x2C));
+        int used = 0x48 + 392;
+        assertEquals(used, b.getInt(0x04));
+        assertEquals(used, b.getInt(0x30));
+        assertEquals(used, b.getInt(0x08));
+        for (int i = used; i < 8192; i++) {
+            assertEquals((byte) 0xFF, b.get(i), "tail at " + i);
+        }
+        b.putInt(EtlLogfileHeader.FILE_OFF_BUFFERS_WRITTEN, 1); // as a file holding just this buffer
+        EtlLayoutCheck.check(b, "header-only file");
+    }
+
+    @Test
+    void sealRefusesAnUnalignedLength() {
+        ByteBuffer b = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> EtlBufferWriter.sealData(b, 0x4C, 0, 1, 1));
+    }
+}
