@@ -59,6 +59,10 @@ class CrashSafetyTest {
         assertTrue(f.endTime > f.startTime, "EndTime kept current");
         assertEquals(child.pid(), f.headerProcessId);
         assertEquals(child.pid(), ev.get(0).processId);
+        // The product's reader accepts the file as it is: no damage, every event.
+        List<EtlLayoutCheck.Event> viaReader = ReaderCheck.events(file);
+        assertEquals(n, viaReader.size());
+        assertEquals(n - 1, viaReader.get(n - 1).payloadInt(4));
     }
 
     private String log() {

@@ -75,6 +75,7 @@ class LogFileModesTest {
         SessionStats st = etw.stopSession(name);
         int inFile = EtlLayoutCheck.read(file).events().size();
         assertEquals(emitted, inFile + st.eventsLost());
+        assertEquals(inFile, ReaderCheck.events(file).size());
         assertEquals(accepted, inFile);
         assertEquals(p.eventsDropped(), st.eventsLost());
         assertEquals(st.eventsLost(), EtlLayoutCheck.read(file).eventsLost);
@@ -298,6 +299,8 @@ class LogFileModesTest {
         assertEquals(name, f.loggerName);
         assertEquals(LogFileMode.CIRCULAR.bits(), f.logFileMode);
         assertTrue(st.buffersWritten() > 255, "wrapped: " + st.buffersWritten());
+        List<Integer> viaReader = ids(ReaderCheck.events(file)); // oldest buffer first, by SequenceNumber
+        assertContiguous(viaReader, n - 1);
         List<EtlLayoutCheck.Buffer> bySeq = f.buffersBySequence();
         assertEquals(st.buffersWritten(), bySeq.get(bySeq.size() - 1).sequence);
         assertEquals(st.buffersWritten() - 254, bySeq.get(0).sequence);
@@ -329,6 +332,7 @@ class LogFileModesTest {
                 assertEquals(i + 1, f.buffers.get(i).sequence);
             }
             all.addAll(ids(f.events()));
+            assertEquals(ids(f.events()), ids(ReaderCheck.events(fk)));
             files++;
         }
         assertEquals(4, files);
@@ -364,6 +368,7 @@ class LogFileModesTest {
         }
         etw.stopSession(name);
         List<Integer> after = ids(EtlLayoutCheck.read(file).events());
+        assertEquals(after, ids(ReaderCheck.events(file)));
         assertContiguous(after, n + 9); // the stop appended the rest
         assertEquals(n - 1, (int) after.get(ids.size() - 1));
     }

@@ -117,7 +117,23 @@ class RoundTripTest {
         } else {
             got.addAll(EtlLayoutCheck.read(file).events());
         }
-        assertEquals(sent.size(), got.size());
+        compare(mode, sent, got, classes);
+        // The product's reader (dev.jetw.etl.EtlReader) reads the same events from the files.
+        if (consumer == null) {
+            List<EtlLayoutCheck.Event> viaReader = new ArrayList<>();
+            if (mode.equals("newfile")) {
+                for (int k = 1; Files.exists(dir.resolve("trip_" + k + ".etl")); k++) {
+                    viaReader.addAll(ReaderCheck.events(dir.resolve("trip_" + k + ".etl")));
+                }
+            } else {
+                viaReader.addAll(ReaderCheck.events(file));
+            }
+            compare(mode + " (EtlReader)", sent, viaReader, classes);
+        }
+    }
+
+    private static void compare(String mode, List<Sent> sent, List<EtlLayoutCheck.Event> got, List<UUID> classes) {
+        assertEquals(sent.size(), got.size(), mode);
         int tid = (int) Thread.currentThread().getId();
         for (int i = 0; i < sent.size(); i++) {
             Sent e = sent.get(i);

@@ -1,0 +1,91 @@
+package dev.jetw.bootstrap;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The only code instrumented methods call. It lives on the boot class path so that classes of
+ * every class loader (java.* included) can see it, and it knows nothing but {@link CallHandler}:
+ * the agent's logic, Byte Buddy and JNA stay in the agent's isolated class loader.
+ *
+ * <p>Without an installed handler every method is a no-op (one volatile read). Nothing here
+ * throws into the application: a failing handler is caught and counted.
+ */
+public final class Dispatcher {
+
+    /** Null while no agent is attached: instrumented code left behind by a detach then does nothing. */
+    private static volatile CallHandler handler;
+
+    private static final AtomicLong internalErrors = new AtomicLong();
+    private static volatile Throwable lastError;
+
+    private Dispatcher() {
+    }
+
+    public static long enter(int methodId) {
+        CallHandler h = handler;
+        if (h == null) {
+            return 0L;
+        }
+        try {
+            return h.enter(methodId);
+        } catch (Throwable t) {
+            failed(t);
+            return 0L;
+        }
+    }
+
+    public static void exit(int methodId, long token, Throwable thrown) {
+        if (token == 0L) {
+            return;
+        }
+        CallHandler h = handler;
+        if (h == null) {
+            return;
+        }
+        try {
+            h.exit(methodId, token, thrown);
+        } catch (Throwable t) {
+            failed(t);
+        }
+    }
+
+    public static void checkpoint(String label, int level) {
+        CallHandler h = handler;
+        if (h == null) {
+            return;
+        }
+        try {
+            h.checkpoint(label, level);
+        } catch (Throwable t) {
+            failed(t);
+        }
+    }
+
+    /** What {@code Jetw.isActive()} returns while instrumented. */
+    public static boolean isActive() {
+        return handler != null;
+    }
+
+    /** Installs (or, with null, removes) the agent's handler. */
+    public static void install(CallHandler h) {
+        handler = h;
+    }
+
+    public static CallHandler handler() {
+        return handler;
+    }
+
+    /** Counts an internal error; the agent core reports the count and the last one in status. */
+    public static void failed(Throwable t) {
+        internalErrors.incrementAndGet();
+        lastError = t;
+    }
+
+    public static long internalErrors() {
+        return internalErrors.get();
+    }
+
+    public static Throwable lastError() {
+        return lastError;
+    }
+}

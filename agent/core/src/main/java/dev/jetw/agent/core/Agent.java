@@ -1,0 +1,161 @@
+package dev.jetw.agent.core;
+
+import dev.jetw.bootstrap.Dispatcher;
+import dev.jetw.etw.EtwBackend;
+import dev.jetw.etw.EtwException;
+import dev.jetw.etw.SessionStats;
+
+import java.lang.instrument.Instrumentation;
+
+/**
+ * One attached agent: its session, method registry, event writer, instrumentation and shutdown
+ * hook. {@link #start} brings them up in the order that keeps the trace self-describing (session,
+ * then handler, then instrumentation with rundown); {@link #stop} takes them down in reverse.
+ */
+final class Agent {
+
+    static final String ACTIVE_PROPERTY = "jetw.agent.active";
+
+    final AgentOptions options;
+    private final TraceSession session;
+    private final MethodRegistry registry;
+    private final TraceWriter writer;
+    private final Rundown rundown;
+    private final Instrumenter instrumenter;
+    private final Thread shutdownHook;
+    private volatile boolean stopped;
+
+    private Agent(AgentOptions options, TraceSession session, Instrumentation inst) {
+        this.options = options;
+        this.session = session;
+        this.registry = new MethodRegistry(options.maxMethods);
+        this.writer = new TraceWriter(session.provider, registry, options.exceptionLevel);
+        this.rundown = new Rundown(session.provider, registry, writer);
+        this.instrumenter = new Instrumenter(inst, new Selection(options), registry, rundown, options.verbose);
+        this.shutdownHook = new Thread(this::onShutdown, "jetw-shutdown");
+    }
+
+    /** Starts the session and instruments; throws with a one-line message when the session will not start. */
+    static Agent start(AgentOptions options, Instrumentation inst, EtwBackend backend) throws EtwException {
+        if (options.bootstrap && Dispatcher.class.getClassLoader() != null) {
+            throw new IllegalStateException("bootstrap=true needs the jetw-bootstrap jar on the boot class path "
+                    + "(the jetw agent jar puts it there; Dispatcher was loaded by " + Dispatcher.class.getClassLoader() + ")");
+        }
+        TraceSession session = TraceSession.start(backend, options.session, options.enableLevel);
+        Agent agent = new Agent(options, session, inst);
+        try {
+            agent.writer.nameCurrentThread(); // also warms the write path before any class is transformed
+            Dispatcher.install(agent.writer);
+            agent.instrumenter.install();
+            Runtime.getRuntime().addShutdownHook(agent.shutdownHook);
+            System.setProperty(ACTIVE_PROPERTY, "true");
+        } catch (RuntimeException | Error e) {
+            Dispatcher.install(null);
+            agent.instrumenter.reset();
+            session.stop();
+            throw e;
+        }
+        return agent;
+    }
+
+    /** One line saying what was started. */
+    String startedLine() {
+        return "jetw agent attached: session " + session.config.sessionName() + ", backend " + session.backend.name()
+                + ", file " + session.file() + ", " + registry.count() + " methods instrumented";
+    }
+
+    /** The human-readable status: session, backend, file, methods, events, errors. */
+    String status() {
+        SessionStats stats = session.query();
+        Throwable last = Dispatcher.lastError();
+        StringBuilder sb = new StringBuilder();
+        sb.append("jetw agent status\n");
+        sb.append("session:             ").append(session.config.sessionName()).append('\n');
+        sb.append("backend:             ").append(session.backend.name()).append('\n');
+        sb.append("file:                ").append(session.file()).append('\n');
+        sb.append("methods instrumented: ").append(registry.count());
+        if (registry.guardReached()) {
+            sb.append(" (maxMethods=").append(options.maxMethods).append(" reached)");
+        }
+        sb.append('\n');
+        sb.append("threads traced:      ").append(writer.threadCount()).append('\n');
+        sb.append("events written:      ").append(session.provider.eventsWritten()).append('\n');
+        sb.append("events dropped:      ").append(session.provider.eventsDropped()).append('\n');
+        sb.append("events truncated:    ").append(session.provider.eventsTruncated()).append('\n');
+        sb.append("events lost:         ").append(stats == null ? "unknown" : Long.toString(stats.eventsLost())).append('\n');
+        sb.append("enabled level:       ").append(session.provider.isEnabled() ? levelName(session.provider.enabledLevel()) : "disabled").append('\n');
+        sb.append("internal errors:     ").append(Dispatcher.internalErrors()).append('\n');
+        sb.append("last error:          ").append(last == null ? "none" : last.toString().replace('\n', ' ')).append('\n');
+        return sb.toString();
+    }
+
+    /**
+     * Detach: original class bytes back, rundown end, session stopped. Returns the summary line.
+     * Idempotent; the shutdown hook uses the same path without the retransformation.
+     */
+    synchronized String stop(boolean restoreClasses) {
+        if (stopped) {
+            return summary(null);
+        }
+        stopped = true;
+        String problem = null;
+        if (restoreClasses) {
+            try {
+                if (!instrumenter.reset()) {
+                    problem = "some classes could not be restored";
+                }
+            } catch (RuntimeException e) {
+                Dispatcher.failed(e);
+                problem = "restoring classes failed: " + e;
+            }
+        }
+        rundown.writeEnds();
+        if (Dispatcher.handler() == writer) {
+            Dispatcher.install(null);
+        }
+        SessionStats stats = null;
+        try {
+            stats = session.stop();
+        } catch (EtwException | RuntimeException e) {
+            Dispatcher.failed(e);
+            problem = (problem == null ? "" : problem + "; ") + "stopping the session: " + e.getMessage();
+        }
+        System.clearProperty(ACTIVE_PROPERTY);
+        if (restoreClasses) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // already shutting down
+            }
+        }
+        lastStats = stats;
+        return summary(problem);
+    }
+
+    private volatile SessionStats lastStats;
+
+    private String summary(String problem) {
+        SessionStats stats = lastStats;
+        return session.provider.eventsWritten() + " events written, " + session.provider.eventsDropped() + " dropped, "
+                + (stats == null ? "unknown" : Long.toString(stats.eventsLost())) + " lost, "
+                + registry.count() + " methods, file " + session.file()
+                + (problem == null ? "" : " (" + problem + ")");
+    }
+
+    private void onShutdown() {
+        try {
+            String line = stop(false);
+            System.err.println("jetw: " + line);
+        } catch (Throwable t) {
+            System.err.println("jetw: shutdown: " + t);
+        }
+    }
+
+    boolean isStopped() {
+        return stopped;
+    }
+
+    private static String levelName(int level) {
+        return level == 255 ? "all (255)" : dev.jetw.etw.TraceLevel.name(level) + " (" + level + ")";
+    }
+}

@@ -1,0 +1,145 @@
+package dev.jetw.agent.core;
+
+import dev.jetw.bootstrap.Dispatcher;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.utility.JavaModule;
+
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+
+import static net.bytebuddy.matcher.ElementMatchers.isStatic;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * Installs the advice with Byte Buddy: retransformation without class-format changes, so it works
+ * on classes loaded before attach and {@link #reset} restores their original bytes at detach.
+ * Method ids are assigned when a method is selected and bound into the advice as constants.
+ */
+final class Instrumenter {
+
+    private final Instrumentation inst;
+    private final Selection selection;
+    private final MethodRegistry registry;
+    private final Rundown rundown;
+    private final boolean verbose;
+    private ResettableClassFileTransformer transformer;
+
+    Instrumenter(Instrumentation inst, Selection selection, MethodRegistry registry, Rundown rundown, boolean verbose) {
+        this.inst = inst;
+        this.selection = selection;
+        this.registry = registry;
+        this.rundown = rundown;
+        this.verbose = verbose;
+    }
+
+    /** Installs the transformer and retransforms the classes already loaded. */
+    void install() {
+        Advice callAdvice = Advice.withCustomMapping()
+                .bind(MethodId.class, new MethodIdMapping(registry))
+                .to(CallAdvice.class);
+        Advice checkpoint = Advice.to(ApiAdvice.Checkpoint.class);
+        Advice checkpointAtLevel = Advice.to(ApiAdvice.CheckpointAtLevel.class);
+        Advice isActive = Advice.to(ApiAdvice.IsActive.class);
+
+        transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+                .disableClassFormatChanges()
+                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+                .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+                .with(new Listener())
+                // Advice in java.* or in named application modules calls the Dispatcher in the boot loader's unnamed module.
+                .assureReadEdgeTo(inst, Dispatcher.class)
+                .ignore(new AgentBuilder.RawMatcher() {
+                    @Override
+                    public boolean matches(TypeDescription type, ClassLoader loader, JavaModule module,
+                                           Class<?> classBeingRedefined, ProtectionDomain pd) {
+                        return !type.getName().equals(Selection.API_CLASS) && !selection.matchesType(type, loader);
+                    }
+                })
+                .type(named(Selection.API_CLASS))
+                .transform((builder, type, loader, module, pd) -> builder
+                        .visit(checkpoint.on(named("checkpoint").and(isStatic()).and(takesArguments(String.class))))
+                        .visit(checkpointAtLevel.on(named("checkpoint").and(isStatic()).and(takesArguments(String.class, int.class))))
+                        .visit(isActive.on(named("isActive").and(isStatic()).and(takesArguments(0)))))
+                .type(new AgentBuilder.RawMatcher() {
+                    @Override
+                    public boolean matches(TypeDescription type, ClassLoader loader, JavaModule module,
+                                           Class<?> classBeingRedefined, ProtectionDomain pd) {
+                        return !type.getName().equals(Selection.API_CLASS);
+                    }
+                })
+                .transform((builder, type, loader, module, pd) -> builder.visit(callAdvice.on(selector(type))))
+                .installOn(inst);
+        rundown.drainStarts();
+    }
+
+    /** Restores every transformed class to its original bytes; true when all were reset. */
+    boolean reset() {
+        ResettableClassFileTransformer t = transformer;
+        transformer = null;
+        return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+    }
+
+    /** Selects the methods of {@code type}, registering each (id, level, pending rundown) as it is selected. */
+    private ElementMatcher<MethodDescription> selector(TypeDescription type) {
+        return new ElementMatcher<MethodDescription>() {
+            @Override
+            public boolean matches(MethodDescription method) {
+                int level = selection.levelOf(type, method);
+                if (level < 0) {
+                    return false;
+                }
+                return registry.register(type.getName(), method.getInternalName(), method.getDescriptor(), level) != 0;
+            }
+        };
+    }
+
+    /** Binds the {@link MethodId} parameter to the registered id of the method being instrumented. */
+    private static final class MethodIdMapping implements Advice.OffsetMapping {
+        private final MethodRegistry registry;
+
+        MethodIdMapping(MethodRegistry registry) {
+            this.registry = registry;
+        }
+
+        @Override
+        public Target resolve(TypeDescription instrumentedType, MethodDescription instrumentedMethod, Assigner assigner,
+                              Advice.ArgumentHandler argumentHandler, Sort sort) {
+            int id = registry.idOf(instrumentedType.getName(), instrumentedMethod.getInternalName(), instrumentedMethod.getDescriptor());
+            if (id == 0) {
+                throw new IllegalStateException("no method id for " + instrumentedType.getName() + "." + instrumentedMethod.getInternalName());
+            }
+            return Target.ForStackManipulation.of(id);
+        }
+    }
+
+    /** Writes rundown for newly instrumented methods and counts transformation errors. */
+    private final class Listener extends AgentBuilder.Listener.Adapter {
+        @Override
+        public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
+                                     DynamicType dynamicType) {
+            rundown.drainStarts();
+            if (verbose) {
+                System.err.println("jetw: instrumented " + type.getName());
+            }
+        }
+
+        @Override
+        public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
+            Dispatcher.failed(error);
+            if (verbose) {
+                System.err.println("jetw: cannot instrument " + typeName + ": " + error);
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.jetw.agent.core;
+
+import dev.jetw.etw.ConfigException;
+
+/**
+ * One include or exclude pattern: {@code classGlob[#methodGlob]}, e.g. {@code com.acme.**},
+ * {@code com.acme.Foo}, {@code com.acme.util.*#toString}. Without {@code #} every method of the
+ * matched classes is meant.
+ */
+final class MethodPattern {
+
+    private final String text;
+    private final Glob classGlob;
+    private final Glob methodGlob;
+
+    private MethodPattern(String text, Glob classGlob, Glob methodGlob) {
+        this.text = text;
+        this.classGlob = classGlob;
+        this.methodGlob = methodGlob;
+    }
+
+    static MethodPattern parse(String key, String text) {
+        int hash = text.indexOf('#');
+        if (hash != text.lastIndexOf('#')) {
+            throw new ConfigException(key, text, "at most one '#' (class#method) is allowed");
+        }
+        String cls = hash < 0 ? text : text.substring(0, hash);
+        Glob methods = hash < 0 ? null : Glob.forMethod(key, text.substring(hash + 1));
+        return new MethodPattern(text, Glob.forClass(key, cls), methods);
+    }
+
+    boolean matchesClass(String className) {
+        return classGlob.matches(className);
+    }
+
+    boolean matches(String className, String methodName) {
+        return classGlob.matches(className) && (methodGlob == null || methodGlob.matches(methodName));
+    }
+
+    /** True when the pattern names {@code className}'s package explicitly (no wildcard before it). */
+    boolean namesExplicitly(String packagePrefix) {
+        return classGlob.literalPrefix().startsWith(packagePrefix);
+    }
+
+    /** True when every method of a matched class is meant (an exclude then removes the whole class). */
+    boolean coversWholeClass() {
+        return methodGlob == null;
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

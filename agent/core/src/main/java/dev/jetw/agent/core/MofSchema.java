@@ -1,0 +1,94 @@
+package dev.jetw.agent.core;
+
+import dev.jetw.etl.JetwSchema;
+import dev.jetw.etw.EventType;
+
+import java.util.UUID;
+
+/**
+ * The MOF that publishes jetw's event layout (JetwSchema) in WMI's root\wmi namespace, so that
+ * tracerpt, WPA and TDH decode the classic events on Windows (compile with {@code mofcomp}).
+ * The provider class derives from EventTrace with the control GUID; one class per event class
+ * with its GUID; one class per event type whose WmiDataId order is the payload layout.
+ */
+public final class MofSchema {
+
+    private MofSchema() {
+    }
+
+    /** The MOF text ({@code ./jetw mof}). */
+    public static String generate() {
+        StringBuilder m = new StringBuilder();
+        m.append("// jetw event schema: Java method activity in ETW (classic provider \"").append(JetwSchema.PROVIDER_NAME).append("\").\n");
+        m.append("// Publish on the machine that decodes the trace: mofcomp jetw.mof (as administrator).\n");
+        m.append("// Payloads: little-endian integers, UTF-16LE NUL-terminated strings, no padding.\n");
+        m.append("#pragma namespace(\"\\\\\\\\.\\\\root\\\\wmi\")\n");
+        m.append("#pragma classflags(\"forceupdate\")\n\n");
+
+        m.append("[Dynamic, Description(\"jetw: Java method activity\"), Guid(\"").append(guid(JetwSchema.CONTROL_GUID))
+                .append("\"), locale(\"MS\\\\0x409\")]\n");
+        m.append("class Jetw : EventTrace\n{\n};\n\n");
+
+        eventClass(m, "Jetw_MethodCall", "Calls of traced methods (instance events: InstanceId per call, ParentInstanceId = enclosing traced call)",
+                JetwSchema.METHOD_CALL_CLASS);
+        typeClass(m, "Jetw_MethodCall_Start", "Jetw_MethodCall", new int[] {EventType.START}, new String[] {"Start"},
+                "uint32", "MethodId");
+        typeClass(m, "Jetw_MethodCall_End", "Jetw_MethodCall", new int[] {EventType.END}, new String[] {"End"},
+                "uint32", "MethodId", "string", "ExceptionClass");
+        typeClass(m, "Jetw_MethodCall_Checkpoint", "Jetw_MethodCall", new int[] {EventType.CHECKPOINT}, new String[] {"Checkpoint"},
+                "uint32", "MethodId", "string", "Label");
+
+        eventClass(m, "Jetw_Method", "Method rundown: names of method ids", JetwSchema.METHOD_CLASS);
+        typeClass(m, "Jetw_Method_Rundown", "Jetw_Method", new int[] {EventType.DC_START, EventType.DC_END}, new String[] {"DCStart", "DCEnd"},
+                "uint32", "MethodId", "string", "ClassName", "string", "MethodName", "string", "Descriptor");
+
+        eventClass(m, "Jetw_Thread", "Thread rundown: names of Java threads", JetwSchema.THREAD_CLASS);
+        typeClass(m, "Jetw_Thread_Rundown", "Jetw_Thread", new int[] {EventType.DC_START, EventType.DC_END}, new String[] {"DCStart", "DCEnd"},
+                "uint64", "JavaThreadId", "string", "ThreadName");
+        return m.toString();
+    }
+
+    private static void eventClass(StringBuilder m, String name, String description, UUID guid) {
+        m.append("[Dynamic, Description(\"").append(description).append("\"), Guid(\"").append(guid(guid))
+                .append("\"), EventVersion(0)]\n");
+        m.append("class ").append(name).append(" : Jetw\n{\n};\n\n");
+    }
+
+    /** {@code fields} alternates MOF type and property name, in payload order. */
+    private static void typeClass(StringBuilder m, String name, String parent, int[] types, String[] typeNames, String... fields) {
+        m.append("[Dynamic, EventType");
+        list(m, types, null);
+        m.append(", EventTypeName");
+        list(m, null, typeNames);
+        m.append("]\nclass ").append(name).append(" : ").append(parent).append("\n{\n");
+        for (int i = 0; i < fields.length; i += 2) {
+            String type = fields[i];
+            m.append("    [WmiDataId(").append(i / 2 + 1).append("), Description(\"").append(fields[i + 1]).append("\"), read");
+            if (type.equals("string")) {
+                m.append(", Format(\"w\"), StringTermination(\"NullTerminated\")");
+            }
+            m.append("] ").append(type).append(' ').append(fields[i + 1]).append(";\n");
+        }
+        m.append("};\n\n");
+    }
+
+    private static void list(StringBuilder m, int[] ints, String[] strings) {
+        int n = ints != null ? ints.length : strings.length;
+        m.append(n > 1 ? "{" : "(");
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                m.append(", ");
+            }
+            if (ints != null) {
+                m.append(ints[i]);
+            } else {
+                m.append('"').append(strings[i]).append('"');
+            }
+        }
+        m.append(n > 1 ? "}" : ")");
+    }
+
+    private static String guid(UUID u) {
+        return "{" + u.toString() + "}";
+    }
+}

@@ -1,0 +1,26 @@
+package dev.jetw.agent.core;
+
+import java.nio.ByteBuffer;
+
+/** Payload helpers that allocate nothing: JetwSchema's strings are UTF-16LE, NUL-terminated. */
+final class Payloads {
+
+    private Payloads() {
+    }
+
+    /**
+     * Writes {@code s} as UTF-16Z. A string too long for the buffer is cut so that the terminator
+     * always fits; the provider's own size limit then applies on top.
+     */
+    static void putUtf16z(ByteBuffer b, String s) {
+        if (s != null) {
+            int n = s.length();
+            for (int i = 0; i < n && b.remaining() >= 4; i++) {
+                b.putChar(s.charAt(i));
+            }
+        }
+        if (b.remaining() >= 2) {
+            b.putChar('\0');
+        }
+    }
+}

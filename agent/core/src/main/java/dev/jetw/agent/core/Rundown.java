@@ -1,0 +1,85 @@
+package dev.jetw.agent.core;
+
+import dev.jetw.etl.JetwSchema;
+import dev.jetw.etw.ClassicProvider;
+import dev.jetw.etw.EventType;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Method rundown: a Method DC_START (plain event, level 0 so any enabled session keeps it) for
+ * each method when its class has been instrumented, and a DC_END for every method at detach or
+ * stop. Runs on class-loading and attach threads, never on the hot path, so it may take a lock.
+ */
+final class Rundown {
+
+    private final ClassicProvider provider;
+    private final MethodRegistry registry;
+    private final TraceWriter writer;
+    private final ReentrantLock lock = new ReentrantLock();
+
+    Rundown(ClassicProvider provider, MethodRegistry registry, TraceWriter writer) {
+        this.provider = provider;
+        this.registry = registry;
+        this.writer = writer;
+    }
+
+    /** Writes DC_START for every method registered since the last call. */
+    void drainStarts() {
+        // A class loaded while this thread already writes rundown is drained by the outer loop.
+        if (lock.isHeldByCurrentThread()) {
+            return;
+        }
+        lock.lock();
+        try {
+            ThreadContext c = writer.acquire();
+            if (c == null) {
+                return; // inside an event on this thread: the next drain picks the methods up
+            }
+            try {
+                MethodRegistry.Entry e;
+                while ((e = registry.pollPendingRundown()) != null) {
+                    writeMethod(c, e, EventType.DC_START);
+                }
+            } finally {
+                writer.release(c);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** DC_END for every registered method and every named thread. */
+    void writeEnds() {
+        drainStarts();
+        lock.lock();
+        try {
+            ThreadContext c = writer.acquire();
+            if (c == null) {
+                return;
+            }
+            try {
+                int n = registry.count();
+                for (int id = 1; id <= n; id++) {
+                    writeMethod(c, registry.entry(id), EventType.DC_END);
+                }
+                writer.threadRundownEnd(c);
+            } finally {
+                writer.release(c);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void writeMethod(ThreadContext c, MethodRegistry.Entry e, int type) {
+        ByteBuffer p = c.scratch.payload();
+        p.clear();
+        p.putInt(e.id);
+        Payloads.putUtf16z(p, e.className);
+        Payloads.putUtf16z(p, e.methodName);
+        Payloads.putUtf16z(p, e.descriptor);
+        provider.write(c.scratch, type, 0, JetwSchema.METHOD_INDEX, 0, -1, 0);
+    }
+}

@@ -1,0 +1,43 @@
+package dev.jetw.agent.core;
+
+import dev.jetw.etw.EventScratch;
+
+/**
+ * One thread's tracing state, created once per thread: the stack of open traced calls (instance
+ * id, method id, level per frame, in parallel int arrays that only grow), the thread's event
+ * scratch, whether its name was written yet, and a re-entrancy flag so that code the agent runs
+ * for an event never traces itself.
+ */
+final class ThreadContext {
+
+    final EventScratch scratch;
+    final long javaThreadId;
+    /** The name at the thread's first event; its DC_END repeats it. */
+    String threadName;
+    boolean threadNamed;
+    /** True while the agent writes an event on this thread. */
+    boolean busy;
+
+    int depth;
+    int[] instanceIds = new int[32];
+    int[] methodIds = new int[32];
+    int[] levels = new int[32];
+
+    ThreadContext(EventScratch scratch, Thread thread) {
+        this.scratch = scratch;
+        this.javaThreadId = thread.getId();
+    }
+
+    /** Pushes a frame; returns the new depth (>= 1). Grows the arrays only when a deeper stack is first seen. */
+    int push(int instanceId, int methodId, int level) {
+        if (depth == instanceIds.length) {
+            instanceIds = java.util.Arrays.copyOf(instanceIds, depth * 2);
+            methodIds = java.util.Arrays.copyOf(methodIds, depth * 2);
+            levels = java.util.Arrays.copyOf(levels, depth * 2);
+        }
+        instanceIds[depth] = instanceId;
+        methodIds[depth] = methodId;
+        levels[depth] = level;
+        return ++depth;
+    }
+}

@@ -1,0 +1,201 @@
+package dev.jetw.agent.core;
+
+import dev.jetw.bootstrap.CallHandler;
+import dev.jetw.etl.JetwSchema;
+import dev.jetw.etw.ClassicProvider;
+import dev.jetw.etw.EventType;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The hot path: turns advice calls into MethodCall START / END / CHECKPOINT events
+ * (JetwSchema payloads) through the classic provider. After a thread's first event nothing here
+ * allocates, locks or blocks. A filtered call costs the provider's level check, a field read.
+ *
+ * <p>Tokens handed to the advice: {@code instanceId << 32 | depth}, depth >= 1, so 0 means
+ * "nothing written". The exit checks that the frame at that depth is still the same instance,
+ * which makes a token from an earlier attach (or a frame whose exit was lost) harmless.
+ */
+final class TraceWriter implements CallHandler {
+
+    private static final int CALL = JetwSchema.METHOD_CALL_INDEX;
+
+    private final ClassicProvider provider;
+    private final byte[] levels;
+    private final int exceptionLevel;
+    private final ConcurrentLinkedQueue<ThreadContext> threads = new ConcurrentLinkedQueue<>();
+    private final ThreadLocal<ThreadContext> contexts;
+
+    TraceWriter(ClassicProvider provider, MethodRegistry registry, int exceptionLevel) {
+        this.provider = provider;
+        this.levels = registry.levels;
+        this.exceptionLevel = exceptionLevel;
+        this.contexts = new ThreadLocal<ThreadContext>() {
+            @Override
+            protected ThreadContext initialValue() {
+                ThreadContext c = new ThreadContext(provider.newScratch(), Thread.currentThread());
+                threads.add(c);
+                return c;
+            }
+        };
+    }
+
+    @Override
+    public long enter(int methodId) {
+        if (methodId <= 0 || methodId >= levels.length) {
+            return 0L; // not an id of this attach (cannot happen while reset works; cheap to be sure)
+        }
+        int level = levels[methodId] & 0xFF;
+        if (!provider.isEnabled(level)) {
+            return 0L;
+        }
+        ThreadContext c = contexts.get();
+        if (c.busy) {
+            return 0L;
+        }
+        c.busy = true;
+        try {
+            nameThread(c);
+            int parent = c.depth > 0 ? c.instanceIds[c.depth - 1] : 0;
+            int instanceId = provider.newInstanceId(c.scratch, CALL);
+            ByteBuffer p = c.scratch.payload();
+            p.clear();
+            p.putInt(methodId);
+            provider.write(c.scratch, EventType.START, level, CALL, instanceId, parent == 0 ? -1 : CALL, parent);
+            int depth = c.push(instanceId, methodId, level);
+            return ((long) instanceId << 32) | depth;
+        } finally {
+            c.busy = false;
+        }
+    }
+
+    @Override
+    public void exit(int methodId, long token, Throwable thrown) {
+        ThreadContext c = contexts.get();
+        if (c.busy) {
+            return;
+        }
+        int depth = (int) token;
+        int instanceId = (int) (token >>> 32);
+        if (depth < 1 || depth > c.depth || c.instanceIds[depth - 1] != instanceId) {
+            return; // a token of an earlier session or of a frame already unwound
+        }
+        c.busy = true;
+        try {
+            c.depth = depth - 1; // also drops frames above whose exits never ran
+            int parent = depth > 1 ? c.instanceIds[depth - 2] : 0;
+            int level = c.levels[depth - 1];
+            if (thrown != null && exceptionLevel < level) {
+                level = exceptionLevel;
+            }
+            ByteBuffer p = c.scratch.payload();
+            p.clear();
+            p.putInt(methodId);
+            Payloads.putUtf16z(p, thrown == null ? "" : thrown.getClass().getName());
+            provider.write(c.scratch, EventType.END, level, CALL, instanceId, parent == 0 ? -1 : CALL, parent);
+        } finally {
+            c.busy = false;
+        }
+    }
+
+    @Override
+    public void checkpoint(String label, int level) {
+        // No Math.min: with bootstrap=true nothing the event path calls before the busy check may be JDK code.
+        int lvl = level < 0 ? 0 : level > 255 ? 255 : level;
+        if (!provider.isEnabled(lvl)) {
+            return;
+        }
+        ThreadContext c = contexts.get();
+        if (c.busy) {
+            return;
+        }
+        c.busy = true;
+        try {
+            nameThread(c);
+            int instanceId;
+            int methodId;
+            int parent;
+            if (c.depth > 0) {
+                // Same instance as the enclosing call, as ETW's TraceEventInstance wants for its checkpoints.
+                instanceId = c.instanceIds[c.depth - 1];
+                methodId = c.methodIds[c.depth - 1];
+                parent = c.depth > 1 ? c.instanceIds[c.depth - 2] : 0;
+            } else {
+                instanceId = provider.newInstanceId(c.scratch, CALL);
+                methodId = 0;
+                parent = 0;
+            }
+            ByteBuffer p = c.scratch.payload();
+            p.clear();
+            p.putInt(methodId);
+            Payloads.putUtf16z(p, label);
+            provider.write(c.scratch, EventType.CHECKPOINT, lvl, CALL, instanceId, parent == 0 ? -1 : CALL, parent);
+        } finally {
+            c.busy = false;
+        }
+    }
+
+    /** Thread DC_START once per thread, on its first event. */
+    private void nameThread(ThreadContext c) {
+        if (!c.threadNamed) {
+            c.threadNamed = true;
+            c.threadName = Thread.currentThread().getName();
+            writeThread(c, EventType.DC_START);
+        }
+    }
+
+    private void writeThread(ThreadContext c, int type) {
+        ByteBuffer p = c.scratch.payload();
+        p.clear();
+        p.putLong(c.javaThreadId);
+        Payloads.putUtf16z(p, c.threadName);
+        provider.write(c.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0);
+    }
+
+    /** The calling thread's context, marked busy; the caller must call {@link #release}. Used by rundown and stop. */
+    ThreadContext acquire() {
+        ThreadContext c = contexts.get();
+        if (c.busy) {
+            return null;
+        }
+        c.busy = true;
+        return c;
+    }
+
+    void release(ThreadContext c) {
+        c.busy = false;
+    }
+
+    /** Names the calling thread now (the attaching thread, before any instrumentation). */
+    void nameCurrentThread() {
+        ThreadContext c = acquire();
+        if (c != null) {
+            try {
+                nameThread(c);
+            } finally {
+                release(c);
+            }
+        }
+    }
+
+    /**
+     * Thread DC_END for every thread that wrote an event, from the calling thread's scratch
+     * (the payload carries the Java thread id, so the writer's OS thread does not matter).
+     */
+    void threadRundownEnd(ThreadContext writer) {
+        for (ThreadContext t : threads) {
+            if (t.threadNamed) {
+                ByteBuffer p = writer.scratch.payload();
+                p.clear();
+                p.putLong(t.javaThreadId);
+                Payloads.putUtf16z(p, t.threadName);
+                provider.write(writer.scratch, EventType.DC_END, 0, JetwSchema.THREAD_INDEX, 0, -1, 0);
+            }
+        }
+    }
+
+    int threadCount() {
+        return threads.size();
+    }
+}

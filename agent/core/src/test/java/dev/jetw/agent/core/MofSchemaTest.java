@@ -1,0 +1,150 @@
+package dev.jetw.agent.core;
+
+import dev.jetw.etl.JetwSchema;
+import dev.jetw.etw.EventType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import testapp.Calls;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The MOF, parsed back: its classes, GUIDs and event types match JetwSchema, and its property
+ * lists decode every payload the agent really writes, consuming exactly all bytes.
+ */
+class MofSchemaTest {
+
+    @TempDir
+    Path dir;
+
+    /** A parsed MOF class: name, parent, qualifiers text, properties (type name pairs in WmiDataId order). */
+    static final class MofClass {
+        String name;
+        String parent;
+        String qualifiers;
+        final List<String[]> properties = new ArrayList<>();
+    }
+
+    static Map<String, MofClass> parse(String mof) {
+        Map<String, MofClass> classes = new HashMap<>();
+        Pattern cls = Pattern.compile("\\[([^\\]]*)\\]\\s*class (\\w+) : (\\w+)\\s*\\{(.*?)\\};", Pattern.DOTALL);
+        Pattern prop = Pattern.compile("\\[WmiDataId\\((\\d+)\\)([^\\]]*)\\] (\\w+) (\\w+);");
+        Matcher m = cls.matcher(mof);
+        while (m.find()) {
+            MofClass c = new MofClass();
+            c.qualifiers = m.group(1);
+            c.name = m.group(2);
+            c.parent = m.group(3);
+            Matcher p = prop.matcher(m.group(4));
+            int expectedId = 1;
+            while (p.find()) {
+                assertEquals(expectedId++, Integer.parseInt(p.group(1)), "WmiDataIds count up from 1 in " + c.name);
+                if (p.group(3).equals("string")) {
+                    assertTrue(p.group(2).contains("Format(\"w\")") && p.group(2).contains("StringTermination(\"NullTerminated\")"),
+                            c.name + "." + p.group(4));
+                }
+                c.properties.add(new String[] {p.group(3), p.group(4)});
+            }
+            classes.put(c.name, c);
+        }
+        return classes;
+    }
+
+    static UUID guidOf(MofClass c) {
+        Matcher g = Pattern.compile("Guid\\(\"\\{([0-9a-f-]{36})\\}\"\\)").matcher(c.qualifiers);
+        assertTrue(g.find(), c.name + " has a Guid");
+        return UUID.fromString(g.group(1));
+    }
+
+    @Test
+    void providerAndEventClassesCarryJetwSchemaGuids() {
+        String mof = MofSchema.generate();
+        assertTrue(mof.contains("#pragma namespace(\"\\\\\\\\.\\\\root\\\\wmi\")"), mof);
+        Map<String, MofClass> classes = parse(mof);
+        MofClass provider = classes.get("Jetw");
+        assertNotNull(provider);
+        assertEquals("EventTrace", provider.parent);
+        assertEquals(JetwSchema.CONTROL_GUID, guidOf(provider));
+        List<UUID> eventClassGuids = new ArrayList<>();
+        for (String name : new String[] {"Jetw_MethodCall", "Jetw_Method", "Jetw_Thread"}) {
+            assertEquals("Jetw", classes.get(name).parent);
+            eventClassGuids.add(guidOf(classes.get(name)));
+        }
+        assertEquals(JetwSchema.EVENT_CLASSES, eventClassGuids, "one MOF class per JetwSchema event class, same order");
+    }
+
+    /** The property list of the MOF class for (event class GUID, type). */
+    static List<String[]> layout(Map<String, MofClass> classes, UUID classGuid, int type) {
+        List<String[]> found = null;
+        for (MofClass c : classes.values()) {
+            MofClass parent = classes.get(c.parent);
+            if (parent == null || !parent.qualifiers.contains("Guid") || c.parent.equals("EventTrace")
+                    || !guidOf(parent).equals(classGuid)) {
+                continue;
+            }
+            Matcher t = Pattern.compile("EventType[({]([0-9, ]+)[)}]").matcher(c.qualifiers);
+            assertTrue(t.find(), c.name);
+            for (String n : t.group(1).split(",")) {
+                if (Integer.parseInt(n.trim()) == type) {
+                    assertEquals(null, found, "one MOF class per event type");
+                    found = c.properties;
+                }
+            }
+        }
+        assertNotNull(found, "MOF class for " + classGuid + " type " + type);
+        return found;
+    }
+
+    @Test
+    void mofLayoutsDecodeTheRealPayloads() {
+        Map<String, MofClass> classes = parse(MofSchema.generate());
+        RecordingBackend b = new RecordingBackend();
+        AgentHarness.attach(b, dir, "include=testapp.Calls");
+        new Calls().run();
+        dev.jetw.api.Jetw.checkpoint("loose");
+        AgentHarness.detach();
+        int decoded = 0;
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (RecordingBackend.Event e : b.snapshot()) {
+            UUID guid = JetwSchema.EVENT_CLASSES.get(e.classIndex);
+            List<String[]> props = layout(classes, guid, e.type);
+            ByteBuffer p = ByteBuffer.wrap(e.payload).order(ByteOrder.LITTLE_ENDIAN);
+            for (String[] prop : props) {
+                switch (prop[0]) {
+                    case "uint32":
+                        p.getInt();
+                        break;
+                    case "uint64":
+                        p.getLong();
+                        break;
+                    case "string":
+                        TraceModel.utf16z(p);
+                        break;
+                    default:
+                        throw new AssertionError("unexpected MOF type " + prop[0]);
+                }
+            }
+            assertEquals(e.payload.length, p.position(), "MOF layout consumes the whole payload of class " + guid + " type " + e.type);
+            seen.add(e.classIndex + "/" + e.type);
+            decoded++;
+        }
+        assertTrue(decoded > 20);
+        for (String kind : new String[] {"0/" + EventType.START, "0/" + EventType.END, "0/" + EventType.CHECKPOINT,
+                "1/" + EventType.DC_START, "1/" + EventType.DC_END, "2/" + EventType.DC_START, "2/" + EventType.DC_END}) {
+            assertTrue(seen.contains(kind), "the trace had event kind " + kind + ": " + seen);
+        }
+    }
+}
