@@ -1,0 +1,25 @@
+package com.acme.app;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+
+/**
+ * A long-running application the tests attach to. It does work only when told, so a test knows
+ * exactly which calls happened while the agent was attached: stdin "work" runs Worker.compute once
+ * and prints "done <result>"; "exit" ends the JVM normally.
+ */
+public final class AttachTargetApp {
+
+    public static void main(String[] args) throws Exception {
+        System.out.println("ready " + ProcessHandle.current().pid());
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        for (String line; (line = in.readLine()) != null; ) {
+            if (line.equals("work")) {
+                System.out.println("done " + Worker.compute(10));
+            } else if (line.equals("exit")) {
+                System.out.println("bye");
+                return;
+            }
+        }
+    }
+}

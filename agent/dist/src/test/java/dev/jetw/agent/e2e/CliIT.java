@@ -1,0 +1,79 @@
+package dev.jetw.agent.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jetw.etl.JetwSchema;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+/** java -jar jetw-agent.jar: usage, mof, etl, and attach failures. */
+class CliIT {
+
+    @Test
+    void noArgumentsPrintsUsageAndExits2() throws Exception {
+        ChildJvm.Result r = ChildJvm.tool();
+        assertEquals(2, r.exit(), r.toString());
+        assertTrue(r.stderr().startsWith("usage: "), r.toString());
+        for (String command : List.of("attach", "detach", "status", "list", "etl", "mof")) {
+            assertTrue(r.stderr().contains("\n  " + command + " "), command + " in usage:\n" + r);
+        }
+    }
+
+    @Test
+    void unknownCommandSaysSoAndExits2() throws Exception {
+        ChildJvm.Result r = ChildJvm.tool("frobnicate");
+        assertEquals(2, r.exit(), r.toString());
+        assertEquals("jetw: unknown command 'frobnicate'", r.stderr().lines().findFirst().orElse(""));
+    }
+
+    @Test
+    void attachToAPidThatIsNoJvmFailsWithOneLine() throws Exception {
+        long gone = deadPid();
+        ChildJvm.Result r = ChildJvm.tool("attach", Long.toString(gone), "include=x.**");
+        assertEquals(1, r.exit(), r.toString());
+        List<String> lines = r.stderr().lines().toList();
+        assertEquals(1, lines.size(), r.toString());
+        assertTrue(lines.get(0).startsWith("jetw: attach " + gone + ": no JVM with pid " + gone), r.toString());
+    }
+
+    @Test
+    void aPidThatIsNotANumberIsAUsageError() throws Exception {
+        ChildJvm.Result r = ChildJvm.tool("status", "abc");
+        assertEquals(2, r.exit(), r.toString());
+        assertTrue(r.stderr().startsWith("jetw: pid 'abc' is not a process id"), r.toString());
+    }
+
+    @Test
+    void mofPrintsTheSchemaWithTheEventClassGuids() throws Exception {
+        ChildJvm.Result r = ChildJvm.tool("mof");
+        assertEquals(0, r.exit(), r.toString());
+        String mof = r.stdout().toLowerCase(Locale.ROOT);
+        assertTrue(mof.contains(JetwSchema.METHOD_CALL_CLASS.toString()), r.toString());
+        assertTrue(mof.contains(JetwSchema.METHOD_CLASS.toString()), r.toString());
+        assertTrue(mof.contains(JetwSchema.THREAD_CLASS.toString()), r.toString());
+    }
+
+    @Test
+    void etlReadsAFileWithTheEmbeddedReader() throws Exception {
+        Path sample = Paths.get(System.getProperty("jetw.shared.dir"), "etl-samples", "primitive-types.etl");
+        assertTrue(Files.isRegularFile(sample), sample.toString());
+        ChildJvm.Result r = ChildJvm.tool("etl", "summary", sample.toString());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(!r.stdout().isBlank(), r.toString());
+        ChildJvm.Result missing = ChildJvm.tool("etl", "summary", sample.resolveSibling("no-such.etl").toString());
+        assertTrue(missing.exit() != 0, missing.toString());
+    }
+
+    /** The pid of a process that has already exited (pids are not reused that fast). */
+    private static long deadPid() throws Exception {
+        Process p = new ProcessBuilder(ChildJvm.java().toString(), "-version").redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        p.waitFor();
+        return p.pid();
+    }
+}
