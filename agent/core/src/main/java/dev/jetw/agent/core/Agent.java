@@ -61,7 +61,8 @@ final class Agent {
     /** One line saying what was started. */
     String startedLine() {
         return "jetw agent attached: session " + session.config.sessionName() + ", backend " + session.backend.name()
-                + ", file " + session.file() + ", " + registry.count() + " methods instrumented";
+                + ", file " + session.file() + ", " + registry.count() + " methods instrumented so far"
+                + " (classes loaded later are instrumented as they load)";
     }
 
     /** The human-readable status: session, backend, file, methods, events, errors. */
