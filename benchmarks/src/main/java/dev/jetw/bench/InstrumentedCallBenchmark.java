@@ -1,6 +1,6 @@
 package dev.jetw.bench;
 
-import dev.jetw.bench.target.Work;
+import dev.jetw.bench.work.Work;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -3,7 +3,7 @@ package dev.jetw.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import dev.jetw.bench.target.Work;
+import dev.jetw.bench.work.Work;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;

@@ -31,7 +31,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class RunAll {
 
-    private static final String TARGET = "dev.jetw.bench.target.**";
+    private static final String TARGET = "dev.jetw.bench.work.**";
 
     private RunAll() {
     }
