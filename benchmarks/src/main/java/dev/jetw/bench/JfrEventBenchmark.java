@@ -3,6 +3,7 @@ package dev.jetw.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import dev.jetw.bench.work.Work;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -50,7 +51,8 @@ public class JfrEventBenchmark {
         public void start() throws Exception {
             file = Files.createTempFile("jetw-bench", ".jfr");
             recording = new Recording();
-            recording.enable(MethodCallEvent.class).withThreshold(java.time.Duration.ZERO);
+            // No stack trace: jetw records none either, and JFR's stack walk would dominate the figure.
+            recording.enable(MethodCallEvent.class).withThreshold(java.time.Duration.ZERO).withoutStackTrace();
             recording.setToDisk(true);
             recording.setDestination(file);
             recording.start();
@@ -85,5 +87,28 @@ public class JfrEventBenchmark {
         e.methodId = METHOD_ID;
         e.exceptionClass = "";
         e.commit();
+    }
+
+    /**
+     * JFR around the same work as {@link InstrumentedCallBenchmark#call()}: the JFR equivalent of
+     * the agent's START + END around {@code Work.compute}.
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.NANOSECONDS)
+    public int aroundCompute(JfrRecording recording, Input input) {
+        MethodCallEvent e = new MethodCallEvent();
+        e.begin();
+        int result = Work.compute(input.next++);
+        e.methodId = METHOD_ID;
+        e.exceptionClass = "";
+        e.commit();
+        return result;
+    }
+
+    /** Per-thread varying input, as in InstrumentedCallBenchmark. */
+    @State(Scope.Thread)
+    public static class Input {
+        int next;
     }
 }

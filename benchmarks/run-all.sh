@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs every figure of BENCHMARKS.md once, from the repository root, after `mvn -o -q install -DskipTests`.
+# Output: one log per figure in ${OUT:-/tmp/jetw-bench-out}.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/jetw-bench-out}
+mkdir -p "$OUT"
+JAR=benchmarks/target/benchmarks.jar
+JMH="-f 2 -wi 2 -w 1s -i 3 -r 1s"
+
+# 1-3: instrumented call in three states + JFR around the same work, with -prof gc.
+java -cp "$JAR" dev.jetw.bench.RunAll agent/dist/target/jetw-agent.jar > "$OUT/instrumented-call.txt" 2>&1
+# 3-4: writer throughput and allocation, 1 and 2 threads; jetw and JFR.
+for t in 1 2; do
+  java -jar "$JAR" 'TraceWriterBenchmark.startEnd$' $JMH -t $t -prof gc > "$OUT/writer-t$t.txt" 2>&1
+  java -jar "$JAR" 'JfrEventBenchmark.beginCommit$' $JMH -t $t -prof gc > "$OUT/jfr-t$t.txt" 2>&1
+done
+# 5: native crossing floor.
+java -jar "$JAR" NativeCrossingBenchmark $JMH > "$OUT/native-crossing.txt" 2>&1
+# 6: the sample application, alternating no agent / agent, REPS times each.
+bash benchmarks/sample-throughput.sh > "$OUT/sample.txt" 2>&1
+echo "done: $OUT"
