@@ -1,19 +1,22 @@
 package dev.jetw.etl;
 
-import dev.jetw.etw.Guids;
-
 import java.nio.ByteBuffer;
-import java.util.UUID;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
 
 /**
- * Encodes the two classic event records into a buffer, as ETW lays them out in a 64-bit .etl file
+ * Encodes the two classic event records as ETW lays them out in a 64-bit .etl file
  * (docs/etl-format.md §5 and §6): EVENT_INSTANCE_GUID_HEADER (0x15) for TraceEventInstance and
- * EVENT_TRACE_HEADER (0x14) for TraceEvent. Allocation-free: it runs on every event.
+ * EVENT_TRACE_HEADER (0x14) for TraceEvent.
+ *
+ * <p>It runs on every event, so it writes into a buffer held as {@code long[]}: each element is
+ * 8 bytes of the file, little-endian. Records start 8-aligned and every header field shares a word
+ * with its neighbours, so a record is a handful of plain array stores (fields combined first,
+ * GUIDs pre-encoded); a {@code ByteBuffer} costs about twice as much per store. The payload of
+ * the common small events (at most 8 bytes: a START, a plain END) is one more word. The logger
+ * thread turns the words into bytes once per buffer ({@link #copyWords}).
  */
 public final class EtlRecordWriter {
-
-    /** Zero GUID: the ParentGuid of an instance event without a parent. */
-    public static final UUID NO_GUID = new UUID(0L, 0L);
 
     private EtlRecordWriter() {
     }
@@ -29,56 +32,80 @@ public final class EtlRecordWriter {
     }
 
     /**
-     * Writes an EVENT_INSTANCE_GUID_HEADER record at {@code pos}; returns the 8-aligned offset
-     * after it (pad bytes zeroed, because buffers are reused and ETW pads with zeros).
+     * Writes an EVENT_INSTANCE_GUID_HEADER record at byte offset {@code pos} (8-aligned; the words
+     * must hold {@link #instanceRecordSpace} bytes there); returns the byte offset after it. Pad
+     * bytes are zero, as ETW pads.
+     *
+     * @param parentGuid the parent's event class, {@link EncodedGuid#ZERO} for none
+     * @param payload    little-endian or not; bytes 0 to {@code payloadLength} are the payload
      */
-    public static int putInstance(ByteBuffer buf, int pos, int type, int level, int version, int threadId,
-                                  int processId, long timeStamp, UUID classGuid, int instanceId,
-                                  int parentInstanceId, UUID parentGuid, ByteBuffer payload, int payloadLength) {
-        int size = EtlFormat.INSTANCE_HEADER_SIZE + payloadLength;
-        putCommon(buf, pos, size, EtlFormat.HT_INSTANCE64, type, level, version, threadId, processId, timeStamp, classGuid);
-        buf.putInt(pos + 0x30, instanceId);
-        buf.putInt(pos + 0x34, parentInstanceId);
-        Guids.put(buf, pos + 0x38, parentGuid == null ? NO_GUID : parentGuid);
-        return putPayloadAndPad(buf, pos + EtlFormat.INSTANCE_HEADER_SIZE, payload, payloadLength, pos + size);
+    public static int putInstance(long[] words, int pos, int type, int level, int version, int threadId,
+                                  int processId, long timeStamp, EncodedGuid classGuid, int instanceId,
+                                  int parentInstanceId, EncodedGuid parentGuid, ByteBuffer payload, int payloadLength) {
+        int w = pos >>> 3;
+        putCommon(words, w, EtlFormat.INSTANCE_HEADER_SIZE + payloadLength, EtlFormat.HT_INSTANCE64, type, level,
+                version, threadId, processId, timeStamp, classGuid);
+        words[w + 6] = (instanceId & 0xFFFFFFFFL) | (long) parentInstanceId << 32;
+        words[w + 7] = parentGuid.low;
+        words[w + 8] = parentGuid.high;
+        return putPayload(words, w + 9, payload, payloadLength);
     }
 
-    /** Writes an EVENT_TRACE_HEADER record at {@code pos}; returns the 8-aligned offset after it. */
-    public static int putFull(ByteBuffer buf, int pos, int type, int level, int version, int threadId,
-                              int processId, long timeStamp, UUID classGuid, ByteBuffer payload, int payloadLength) {
-        int size = EtlFormat.FULL_HEADER_SIZE + payloadLength;
-        putCommon(buf, pos, size, EtlFormat.HT_FULL_HEADER64, type, level, version, threadId, processId, timeStamp, classGuid);
-        return putPayloadAndPad(buf, pos + EtlFormat.FULL_HEADER_SIZE, payload, payloadLength, pos + size);
+    /** Writes an EVENT_TRACE_HEADER record at byte offset {@code pos}; returns the byte offset after it. */
+    public static int putFull(long[] words, int pos, int type, int level, int version, int threadId,
+                              int processId, long timeStamp, EncodedGuid classGuid, ByteBuffer payload, int payloadLength) {
+        int w = pos >>> 3;
+        putCommon(words, w, EtlFormat.FULL_HEADER_SIZE + payloadLength, EtlFormat.HT_FULL_HEADER64, type, level,
+                version, threadId, processId, timeStamp, classGuid);
+        return putPayload(words, w + 6, payload, payloadLength);
     }
 
-    private static void putCommon(ByteBuffer buf, int pos, int size, int headerType, int type, int level, int version,
-                                  int threadId, int processId, long timeStamp, UUID classGuid) {
-        // Marker dword: Size (u16), HeaderType, MarkerFlags 0xC0.
-        buf.putInt(pos, (size & 0xFFFF) | headerType << 16 | EtlFormat.MARKER_FLAGS << 24);
-        buf.put(pos + 4, (byte) type);
-        buf.put(pos + 5, (byte) level);
-        buf.putShort(pos + 6, (short) version);
-        buf.putInt(pos + 8, threadId);
-        buf.putInt(pos + 0x0C, processId);
-        buf.putLong(pos + 0x10, timeStamp);
-        Guids.put(buf, pos + 0x18, classGuid);
-        buf.putLong(pos + 0x28, 0L); // KernelTime/UserTime: not measured in-process.
+    private static void putCommon(long[] words, int w, int size, int headerType, int type, int level, int version,
+                                  int threadId, int processId, long timeStamp, EncodedGuid classGuid) {
+        // 0x00: Size (u16), HeaderType, MarkerFlags 0xC0, Class.Type, Class.Level, Class.Version (u16).
+        words[w] = (size & 0xFFFFL) | (long) headerType << 16 | (long) EtlFormat.MARKER_FLAGS << 24
+                | (type & 0xFFL) << 32 | (level & 0xFFL) << 40 | (version & 0xFFFFL) << 48;
+        words[w + 1] = (threadId & 0xFFFFFFFFL) | (long) processId << 32; // ThreadId, ProcessId
+        words[w + 2] = timeStamp;
+        words[w + 3] = classGuid.low;
+        words[w + 4] = classGuid.high;
+        words[w + 5] = 0L; // KernelTime/UserTime: not measured in-process.
     }
 
-    private static int putPayloadAndPad(ByteBuffer buf, int at, ByteBuffer payload, int length, int end) {
-        if (length > 0) {
-            if (buf.hasArray() && payload.hasArray()) {
-                System.arraycopy(payload.array(), payload.arrayOffset(), buf.array(), buf.arrayOffset() + at, length);
-            } else {
-                for (int i = 0; i < length; i++) {
-                    buf.put(at + i, payload.get(i));
-                }
-            }
+    /** Copies the payload into the words from word {@code w} on, the last word's pad zero; returns the byte offset after it. */
+    private static int putPayload(long[] words, int w, ByteBuffer payload, int length) {
+        boolean littleEndian = payload.order() == ByteOrder.LITTLE_ENDIAN;
+        int at = 0;
+        for (; length - at >= 8; at += 8) {
+            words[w++] = littleEndian ? payload.getLong(at) : readWord(payload, at, 8);
         }
-        int next = EtlFormat.align8(end);
-        for (int i = end; i < next; i++) {
-            buf.put(i, (byte) 0);
+        int rest = length - at;
+        if (rest > 0) {
+            words[w++] = littleEndian && at + 8 <= payload.capacity()
+                    ? payload.getLong(at) & ((1L << (rest << 3)) - 1)
+                    : readWord(payload, at, rest);
         }
-        return next;
+        return w << 3;
+    }
+
+    /** {@code n} (1-8) bytes of {@code payload} from {@code at} as the low bytes of a little-endian word. */
+    private static long readWord(ByteBuffer payload, int at, int n) {
+        long word = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            word = word << 8 | (payload.get(at + i) & 0xFFL);
+        }
+        return word;
+    }
+
+    /**
+     * Copies the bytes {@code [from, to)} (8-aligned) of a word buffer to the same offsets of
+     * {@code out}, as little-endian bytes: how a buffer of records becomes file bytes.
+     */
+    public static void copyWords(long[] words, int from, int to, ByteBuffer out) {
+        ByteBuffer whole = out.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        whole.clear();
+        LongBuffer view = whole.asLongBuffer();
+        view.position(from >>> 3);
+        view.put(words, from >>> 3, (to - from) >>> 3);
     }
 }

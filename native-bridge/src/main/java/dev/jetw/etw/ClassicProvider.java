@@ -1,7 +1,10 @@
 package dev.jetw.etw;
 
 import java.util.List;
+import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,7 +33,10 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
     private volatile long loggerHandle;
     private volatile boolean enabled;
 
-    private final LongAdder written = new LongAdder();
+    /** The scratches handed out, each counting its thread's written events; see {@link #retire}. */
+    private final Queue<EventScratch> scratches = new ConcurrentLinkedQueue<>();
+    /** Written events of retired scratches. */
+    private final AtomicLong retiredWritten = new AtomicLong();
     private final LongAdder dropped = new LongAdder();
     private final LongAdder truncated = new LongAdder();
 
@@ -79,9 +85,22 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
 
     public long loggerHandle() { return loggerHandle; }
 
-    /** Per-thread scratch; make one per writing thread and keep it. */
+    /** Per-thread scratch; make one per writing thread and keep it, and {@link #retire} it when the thread ends. */
     public EventScratch newScratch() {
-        return backend.newScratch();
+        EventScratch s = backend.newScratch();
+        scratches.add(s);
+        return s;
+    }
+
+    /**
+     * Forgets a scratch whose thread has ended: its count stays in {@link #eventsWritten}, and the
+     * backend hands on what it still holds (the portable backend's partly filled buffer).
+     */
+    public void retire(EventScratch scratch) {
+        if (scratches.remove(scratch)) {
+            retiredWritten.addAndGet(scratch.eventsWritten);
+            backend.retire(scratch);
+        }
     }
 
     public int newInstanceId(EventScratch scratch, int classIndex) {
@@ -114,14 +133,21 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
             code = Win32Error.INVALID_PARAMETER;
         }
         if (code == Win32Error.SUCCESS) {
-            written.increment();
+            scratch.eventsWritten++;
             return true;
         }
         dropped.increment();
         return false;
     }
 
-    public long eventsWritten() { return written.sum(); }
+    /** Events the backend accepted, over every scratch. */
+    public long eventsWritten() {
+        long sum = retiredWritten.get();
+        for (EventScratch s : scratches) {
+            sum += s.eventsWritten;
+        }
+        return sum;
+    }
 
     /** Events the backend refused (no free buffer, log full, stale handle, ...). */
     public long eventsDropped() { return dropped.sum(); }

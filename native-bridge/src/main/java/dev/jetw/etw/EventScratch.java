@@ -10,6 +10,12 @@ import java.nio.ByteOrder;
 public class EventScratch {
 
     private final ByteBuffer payload;
+    /**
+     * Events this scratch's thread wrote: counted here by its one writer with a plain increment
+     * (a shared atomic counter would cost a CAS per event) and summed by {@link ClassicProvider},
+     * whose readers see a value at most a few events old.
+     */
+    long eventsWritten;
 
     protected EventScratch(ByteBuffer payload) {
         this.payload = payload.order(ByteOrder.LITTLE_ENDIAN);

@@ -12,6 +12,13 @@ public interface ProviderBackend {
     /** Per-thread scratch memory for headers, instance info and the payload. */
     EventScratch newScratch();
 
+    /**
+     * The thread that used {@code scratch} has ended: whatever the scratch still holds (a partly
+     * filled session buffer) goes to the session now rather than at the next flush.
+     */
+    default void retire(EventScratch scratch) {
+    }
+
     /** A new instance id for an invocation of event class {@code classIndex} (CreateTraceInstanceId). */
     int newInstanceId(EventScratch scratch, int classIndex);
 

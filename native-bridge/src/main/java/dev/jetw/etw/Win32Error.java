@@ -19,6 +19,8 @@ public final class Win32Error {
     public static final int INSUFFICIENT_BUFFER = 122;
     public static final int INVALID_NAME = 123;
     public static final int BAD_PATHNAME = 161;
+    /** The portable backend's answer to a write re-entering its own thread's scratch (ETW has no such case). */
+    public static final int BUSY = 170;
     public static final int ALREADY_EXISTS = 183;
     public static final int INVALID_FLAG_NUMBER = 186;
     public static final int MORE_DATA = 234;
@@ -55,6 +57,7 @@ public final class Win32Error {
             case INSUFFICIENT_BUFFER: return "ERROR_INSUFFICIENT_BUFFER";
             case INVALID_NAME: return "ERROR_INVALID_NAME";
             case BAD_PATHNAME: return "ERROR_BAD_PATHNAME";
+            case BUSY: return "ERROR_BUSY";
             case ALREADY_EXISTS: return "ERROR_ALREADY_EXISTS";
             case INVALID_FLAG_NUMBER: return "ERROR_INVALID_FLAG_NUMBER";
             case MORE_DATA: return "ERROR_MORE_DATA";
@@ -130,6 +133,6 @@ public final class Win32Error {
     /** True for the per-event codes that mean "this event was dropped", which are counted, never thrown. */
     public static boolean isEventDropped(int code) {
         return code == NOT_ENOUGH_MEMORY || code == OUTOFMEMORY || code == MORE_DATA
-                || code == LOG_FILE_FULL || code == STATUS_LOG_FILE_FULL;
+                || code == LOG_FILE_FULL || code == STATUS_LOG_FILE_FULL || code == BUSY;
     }
 }

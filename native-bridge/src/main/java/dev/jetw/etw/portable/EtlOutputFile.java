@@ -5,6 +5,7 @@ import dev.jetw.etl.EtlFileWriter;
 import dev.jetw.etl.EtlLogfileHeader;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /**
  * One open .etl file of a session: header buffer at slot 0, data buffers in their slots, and the
@@ -27,8 +28,9 @@ final class EtlOutputFile {
 
     /** Seals {@code b} with {@code sequence}, writes it at {@code slot}; the header then says {@code buffersInFile}. */
     void write(TraceBuffer b, long sequence, long slot, int buffersInFile) throws IOException {
-        EtlBufferWriter.sealData(b.bytes, b.used, b.lastTimeStamp, sequence, session.loggerId);
-        writer.writeBuffer(b.bytes, slot);
+        ByteBuffer bytes = session.fileImage(b);
+        EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sequence, session.loggerId);
+        writer.writeBuffer(bytes, slot);
         session.buffersWritten++;
         updateHeader(buffersInFile);
     }

@@ -1,5 +1,6 @@
 package dev.jetw.etw.portable;
 
+import dev.jetw.etl.EncodedGuid;
 import dev.jetw.etl.EtlFormat;
 import dev.jetw.etw.EnableListener;
 import dev.jetw.etw.EventScratch;
@@ -18,7 +19,8 @@ final class PortableProvider implements ProviderBackend {
             EtlFormat.maxPayload(64 * 1024, EtlFormat.INSTANCE_HEADER_SIZE);
 
     final UUID controlGuid;
-    final UUID[] classGuids;
+    /** The event classes, encoded once: the write path copies them into every record. */
+    final EncodedGuid[] classGuids;
     final EnableListener listener;
     private final PortableBackend backend;
     private final AtomicInteger ids = new AtomicInteger(1);
@@ -29,13 +31,25 @@ final class PortableProvider implements ProviderBackend {
     PortableProvider(PortableBackend backend, UUID controlGuid, List<UUID> classGuids, EnableListener listener) {
         this.backend = backend;
         this.controlGuid = controlGuid;
-        this.classGuids = classGuids.toArray(new UUID[0]);
+        this.classGuids = new EncodedGuid[classGuids.size()];
+        for (int i = 0; i < this.classGuids.length; i++) {
+            this.classGuids[i] = EncodedGuid.of(classGuids.get(i));
+        }
         this.listener = listener;
     }
 
     @Override
     public EventScratch newScratch() {
         return new PortableScratch();
+    }
+
+    @Override
+    public void retire(EventScratch scratch) {
+        PortableScratch s = (PortableScratch) scratch;
+        PortableSession holder = s.registeredWith;
+        if (holder != null) {
+            holder.release(s);
+        }
     }
 
     @Override
@@ -64,7 +78,7 @@ final class PortableProvider implements ProviderBackend {
         if (classIndex < 0 || classIndex >= classGuids.length || parentClassIndex >= classGuids.length) {
             return Win32Error.INVALID_PARAMETER;
         }
-        UUID parent = parentClassIndex < 0 ? null : classGuids[parentClassIndex];
+        EncodedGuid parent = parentClassIndex < 0 ? EncodedGuid.ZERO : classGuids[parentClassIndex];
         return s.write((PortableScratch) scratch, classGuids[classIndex], parent, type, level, version,
                 instanceId, parentInstanceId);
     }

@@ -1,5 +1,6 @@
 package dev.jetw.etw.portable;
 
+import dev.jetw.etl.EncodedGuid;
 import dev.jetw.etl.EtlFormat;
 import dev.jetw.etl.EtlLogfileHeader;
 import dev.jetw.etl.EtlRecordWriter;
@@ -13,7 +14,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -53,6 +53,8 @@ final class PortableSession {
     private final BufferingSink buffering;
     final SessionLogger logger;
     private final Thread loggerThread;
+    /** The logger thread's byte image of one buffer, see {@link #fileImage}. */
+    private final ByteBuffer image;
     /** Scratches that hold (or held) a buffer of this session: what the flusher visits. */
     private final Set<PortableScratch> scratches = ConcurrentHashMap.newKeySet();
 
@@ -67,6 +69,7 @@ final class PortableSession {
         this.environment = new SessionEnvironment();
         this.flushTimerSeconds = config.flushTimerSeconds();
         this.pool = new BufferPool(bufferSize, config.minimumBuffers(), config.maximumBuffers());
+        this.image = ByteBuffer.allocate(bufferSize).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         LogSink fileSink = null;
         BufferingSink ring = null;
         if (config.has(LogFileMode.BUFFERING)) {
@@ -118,10 +121,11 @@ final class PortableSession {
 
     /**
      * The per-event path. Copies one record into the calling scratch's buffer; on a full buffer,
-     * hands it to the logger and takes a free one. Never blocks, never does I/O, no shared lock in
-     * the common case, no allocation.
+     * hands it to the logger and takes a free one. Never does I/O, never waits for a buffer, no
+     * shared lock, no allocation: the only synchronisation is the scratch's own owner flag, which
+     * the flusher takes at most once per flush.
      */
-    int write(PortableScratch scratch, UUID classGuid, UUID parentGuid, int type, int level, int version,
+    int write(PortableScratch scratch, EncodedGuid classGuid, EncodedGuid parentGuid, int type, int level, int version,
               int instanceId, int parentInstanceId) {
         ByteBuffer payload = scratch.payload();
         int length = payload.position();
@@ -132,7 +136,11 @@ final class PortableSession {
             return Win32Error.MORE_DATA;
         }
         int threadId = (int) Thread.currentThread().getId();
-        synchronized (scratch) {
+        if (!scratch.acquireForWriter()) {
+            eventsLost.increment();
+            return Win32Error.BUSY;
+        }
+        try {
             // Register before testing 'closed': stop sets 'closed' before it visits the scratches,
             // so either this write sees 'closed' or stop sees this scratch.
             if (scratch.registeredWith != this) {
@@ -169,14 +177,16 @@ final class PortableSession {
             }
             long ts = clock.now();
             b.used = instance
-                    ? EtlRecordWriter.putInstance(b.bytes, b.used, type, level, version, threadId, processId, ts,
+                    ? EtlRecordWriter.putInstance(b.words, b.used, type, level, version, threadId, processId, ts,
                             classGuid, instanceId, parentInstanceId, parentGuid, payload, length)
-                    : EtlRecordWriter.putFull(b.bytes, b.used, type, level, version, threadId, processId, ts,
+                    : EtlRecordWriter.putFull(b.words, b.used, type, level, version, threadId, processId, ts,
                             classGuid, payload, length);
             b.events++;
             b.lastTimeStamp = ts;
+            return Win32Error.SUCCESS;
+        } finally {
+            scratch.release();
         }
-        return Win32Error.SUCCESS;
     }
 
     /**
@@ -202,24 +212,43 @@ final class PortableSession {
     /** Moves every partially filled buffer held by a scratch to the logger (flush timer, flush, stop). */
     void collectPartialBuffers() {
         for (PortableScratch s : scratches) {
-            synchronized (s) {
-                if (s.bufferSession == this && s.buffer != null) {
-                    if (!s.buffer.isEmpty()) {
-                        handOff(s.buffer);
-                    } else {
-                        pool.release(s.buffer);
-                    }
-                    s.buffer = null;
-                    s.bufferSession = null;
+            release(s);
+        }
+    }
+
+    /**
+     * Takes the buffer {@code s} holds (handed to the logger if it has events) and forgets the
+     * scratch until it writes again: for the flusher, and for a scratch whose thread has ended.
+     */
+    void release(PortableScratch s) {
+        s.acquireForFlusher();
+        try {
+            if (s.bufferSession == this && s.buffer != null) {
+                if (!s.buffer.isEmpty()) {
+                    handOff(s.buffer);
+                } else {
+                    pool.release(s.buffer);
                 }
-                if (s.buffer == null) {
-                    scratches.remove(s);
-                    if (s.registeredWith == this) {
-                        s.registeredWith = null;
-                    }
+                s.buffer = null;
+                s.bufferSession = null;
+            }
+            if (s.buffer == null) {
+                scratches.remove(s);
+                if (s.registeredWith == this) {
+                    s.registeredWith = null;
                 }
             }
+        } finally {
+            s.release();
         }
+    }
+
+    /**
+     * The file bytes of {@code b}'s records, in the logger's one image buffer: valid until the next
+     * call, logger thread only (the sinks seal and write it at once). Writers never touch it.
+     */
+    ByteBuffer fileImage(TraceBuffer b) {
+        return b.copyRecordsTo(image);
     }
 
     /** A buffer that cannot be logged: counted as ETW counts it. Logger thread only. */

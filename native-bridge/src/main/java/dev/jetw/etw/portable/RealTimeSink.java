@@ -80,10 +80,11 @@ final class RealTimeSink implements LogSink {
 
     private void deliver(TraceBuffer b) {
         sequence++;
-        EtlBufferWriter.sealData(b.bytes, b.used, b.lastTimeStamp, sequence, session.loggerId);
+        ByteBuffer bytes = session.fileImage(b);
+        EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sequence, session.loggerId);
         session.buffersWritten += fileSink == null ? 1 : 0;
         for (Consumer<ByteBuffer> c : consumers) {
-            ByteBuffer view = b.bytes.asReadOnlyBuffer().order(b.bytes.order());
+            ByteBuffer view = bytes.asReadOnlyBuffer().order(bytes.order());
             view.clear();
             try {
                 c.accept(view);

@@ -1,32 +1,40 @@
 package dev.jetw.etw.portable;
 
 import dev.jetw.etl.EtlFormat;
+import dev.jetw.etl.EtlRecordWriter;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * One session buffer of BufferSize bytes, laid out as it will be on disk: records from 0x48 on.
- * Owned by one writer (a thread's scratch) while it fills, then by the logger thread.
+ * The writer fills it as little-endian 64-bit words (see {@link EtlRecordWriter}); the logger
+ * thread turns it into file bytes with {@link #copyRecordsTo}. Owned by one writer (a thread's
+ * scratch) while it fills, then by the logger thread.
  */
 class TraceBuffer {
 
-    final ByteBuffer bytes;
-    /** Next free offset (end of the last record, 8-aligned). */
+    final long[] words;
+    /** Next free byte offset (end of the last record, 8-aligned). */
     int used = EtlFormat.BUFFER_HEADER_SIZE;
     int events;
     long lastTimeStamp;
 
     TraceBuffer(int bufferSize) {
-        this.bytes = ByteBuffer.allocate(bufferSize).order(ByteOrder.LITTLE_ENDIAN);
+        this.words = new long[bufferSize >>> 3];
     }
 
     int remaining() {
-        return bytes.capacity() - used;
+        return (words.length << 3) - used;
     }
 
     boolean isEmpty() {
         return events == 0;
+    }
+
+    /** Copies the records (0x48 to {@link #used}) into {@code out}, a buffer of BufferSize bytes, at the same offsets. */
+    ByteBuffer copyRecordsTo(ByteBuffer out) {
+        EtlRecordWriter.copyWords(words, EtlFormat.BUFFER_HEADER_SIZE, used, out);
+        return out;
     }
 
     void reset() {

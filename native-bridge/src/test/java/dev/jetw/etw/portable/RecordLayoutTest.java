@@ -1,5 +1,6 @@
 package dev.jetw.etw.portable;
 
+import dev.jetw.etl.EncodedGuid;
 import dev.jetw.etl.EtlBufferWriter;
 import dev.jetw.etl.EtlLogfileHeader;
 import dev.jetw.etl.EtlRecordWriter;
@@ -25,16 +26,23 @@ class RecordLayoutTest {
         return b;
     }
 
+    /** The file bytes of a word buffer, as the logger thread makes them. */
+    private static ByteBuffer bytesOf(long[] words) {
+        ByteBuffer buf = ByteBuffer.allocate(words.length * 8).order(ByteOrder.LITTLE_ENDIAN);
+        EtlRecordWriter.copyWords(words, 0, words.length * 8, buf);
+        return buf;
+    }
+
     @Test
     void instanceRecordMatchesWorkedExampleOfEtlFormat5() {
         ByteBuffer payload = ByteBuffer.wrap("com.example.Foo.bar()\0".getBytes(StandardCharsets.UTF_16LE));
-        ByteBuffer buf = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < 256; i++) {
-            buf.put(i, (byte) 0xEE); // stale bytes: the pad must be zeroed
-        }
-        int next = EtlRecordWriter.putInstance(buf, 0, 1, 4, 0, 0x1093, 0x1092, 0x3B9ACDE8L,
-                UUID.fromString("3b9c9951-3480-4220-9377-9c8e5184f5cd"), 1, 0, null, payload, 44);
+        long[] words = new long[32];
+        java.util.Arrays.fill(words, 0xEEEEEEEEEEEEEEEEL); // stale bytes: the pad must be zeroed
+        int next = EtlRecordWriter.putInstance(words, 0, 1, 4, 0, 0x1093, 0x1092, 0x3B9ACDE8L,
+                EncodedGuid.of(UUID.fromString("3b9c9951-3480-4220-9377-9c8e5184f5cd")), 1, 0, EncodedGuid.ZERO,
+                payload, 44);
         assertEquals(120, next);
+        ByteBuffer buf = bytesOf(words);
         byte[] expected = hex(
                 "74 00 15 c0 01 04 00 00  93 10 00 00 92 10 00 00"
                 + " e8 cd 9a 3b 00 00 00 00  51 99 9c 3b 80 34 20 42"
@@ -50,12 +58,48 @@ class RecordLayoutTest {
         assertEquals((byte) 0xEE, buf.get(120));
     }
 
+    /**
+     * Every payload length around the word boundaries, little- and big-endian payload buffers, and
+     * payload buffers that end right after the payload (no room to read a whole last word): the
+     * payload lands byte for byte after the header, the pad is zero, the next record is 8-aligned.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 15, 16, 17, 24, 31})
+    void payloadOfEveryLengthIsCopiedAndPaddedWithZeros(int length) {
+        java.util.Random random = new java.util.Random(length);
+        byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        ByteBuffer[] payloads = {
+                ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN).put(bytes),
+                ByteBuffer.allocate(64).order(ByteOrder.BIG_ENDIAN).put(bytes),
+                ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN).put(bytes)};
+        for (ByteBuffer payload : payloads) {
+            long[] words = new long[24];
+            java.util.Arrays.fill(words, -1L);
+            int next = EtlRecordWriter.putInstance(words, 8, 2, 5, 0, 1, 2, 3L, EncodedGuid.ZERO, 7, 0,
+                    EncodedGuid.ZERO, payload, length);
+            int end = 8 + 0x48 + length;
+            assertEquals((end + 7) & ~7, next, payload.toString());
+            ByteBuffer buf = bytesOf(words);
+            assertEquals(0x48 + length, buf.getShort(8) & 0xFFFF);
+            for (int i = 0; i < length; i++) {
+                assertEquals(bytes[i], buf.get(8 + 0x48 + i), "payload byte " + i + " of " + payload);
+            }
+            for (int i = end; i < next; i++) {
+                assertEquals(0, buf.get(i), "pad byte " + i + " of " + payload);
+            }
+            assertEquals(-1L, buf.getLong(next), "the word after the record is untouched");
+            assertEquals(-1L, buf.getLong(0), "the word before the record is untouched");
+        }
+    }
+
     @Test
     void fullHeaderRecordHasMarker0xC014AndGuidAt0x18() {
         ByteBuffer payload = ByteBuffer.allocate(44);
-        ByteBuffer buf = ByteBuffer.allocate(128).order(ByteOrder.LITTLE_ENDIAN);
+        long[] words = new long[16];
         UUID g = UUID.fromString("9b79ee91-b5fd-41c0-a243-4248e266e9d0");
-        int next = EtlRecordWriter.putFull(buf, 0, 0x21, 3, 2, 7, 9, 42L, g, payload, 44);
+        int next = EtlRecordWriter.putFull(words, 0, 0x21, 3, 2, 7, 9, 42L, EncodedGuid.of(g), payload, 44);
+        ByteBuffer buf = bytesOf(words);
         assertEquals(0xC014005C, buf.getInt(0));
         assertEquals(0x21, buf.get(4));
         assertEquals(3, buf.get(5));

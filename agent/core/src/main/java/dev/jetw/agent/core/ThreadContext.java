@@ -10,8 +10,14 @@ import dev.jetw.etw.EventScratch;
  */
 final class ThreadContext {
 
+    /** Frames deeper than this are not traced: the depth travels in 16 bits of the advice token. */
+    static final int MAX_DEPTH = 0xFFFF;
+
     final EventScratch scratch;
+    final Thread thread;
     final long javaThreadId;
+    /** This context's number in {@link ThreadContexts}, carried in tokens; 0 for none. */
+    final int slot;
     /** The name at the thread's first event; its DC_END repeats it. */
     String threadName;
     boolean threadNamed;
@@ -23,9 +29,11 @@ final class ThreadContext {
     int[] methodIds = new int[32];
     int[] levels = new int[32];
 
-    ThreadContext(EventScratch scratch, Thread thread) {
+    ThreadContext(EventScratch scratch, Thread thread, int slot) {
         this.scratch = scratch;
+        this.thread = thread;
         this.javaThreadId = thread.getId();
+        this.slot = slot;
     }
 
     /** Pushes a frame; returns the new depth (>= 1). Grows the arrays only when a deeper stack is first seen. */

@@ -6,16 +6,17 @@ import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EventType;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The hot path: turns advice calls into MethodCall START / END / CHECKPOINT events
  * (JetwSchema payloads) through the classic provider. After a thread's first event nothing here
  * allocates, locks or blocks. A filtered call costs the provider's level check, a field read.
  *
- * <p>Tokens handed to the advice: {@code instanceId << 32 | depth}, depth >= 1, so 0 means
- * "nothing written". The exit checks that the frame at that depth is still the same instance,
- * which makes a token from an earlier attach (or a frame whose exit was lost) harmless.
+ * <p>Tokens handed to the advice: {@code instanceId << 32 | slot << 16 | depth}, depth >= 1, so 0
+ * means "nothing written". The slot finds the thread's context without a second ThreadLocal
+ * lookup. The exit checks that the slot is the calling thread's and that the frame at that depth
+ * is still the same instance, which makes a token from an earlier attach (or a frame whose exit
+ * was lost) harmless.
  */
 final class TraceWriter implements CallHandler {
 
@@ -24,21 +25,13 @@ final class TraceWriter implements CallHandler {
     private final ClassicProvider provider;
     private final byte[] levels;
     private final int exceptionLevel;
-    private final ConcurrentLinkedQueue<ThreadContext> threads = new ConcurrentLinkedQueue<>();
-    private final ThreadLocal<ThreadContext> contexts;
+    private final ThreadContexts contexts;
 
     TraceWriter(ClassicProvider provider, MethodRegistry registry, int exceptionLevel) {
         this.provider = provider;
         this.levels = registry.levels;
         this.exceptionLevel = exceptionLevel;
-        this.contexts = new ThreadLocal<ThreadContext>() {
-            @Override
-            protected ThreadContext initialValue() {
-                ThreadContext c = new ThreadContext(provider.newScratch(), Thread.currentThread());
-                threads.add(c);
-                return c;
-            }
-        };
+        this.contexts = new ThreadContexts(provider);
     }
 
     @Override
@@ -50,8 +43,8 @@ final class TraceWriter implements CallHandler {
         if (!provider.isEnabled(level)) {
             return 0L;
         }
-        ThreadContext c = contexts.get();
-        if (c.busy) {
+        ThreadContext c = contexts.current();
+        if (c.busy || c.depth >= ThreadContext.MAX_DEPTH) {
             return 0L;
         }
         c.busy = true;
@@ -64,7 +57,7 @@ final class TraceWriter implements CallHandler {
             p.putInt(methodId);
             provider.write(c.scratch, EventType.START, level, CALL, instanceId, parent == 0 ? -1 : CALL, parent);
             int depth = c.push(instanceId, methodId, level);
-            return ((long) instanceId << 32) | depth;
+            return ((long) instanceId << 32) | (long) c.slot << 16 | depth;
         } finally {
             c.busy = false;
         }
@@ -72,11 +65,11 @@ final class TraceWriter implements CallHandler {
 
     @Override
     public void exit(int methodId, long token, Throwable thrown) {
-        ThreadContext c = contexts.get();
-        if (c.busy) {
+        ThreadContext c = contexts.bySlot((int) (token >>> 16) & 0xFFFF);
+        if (c == null || c.busy) {
             return;
         }
-        int depth = (int) token;
+        int depth = (int) token & 0xFFFF;
         int instanceId = (int) (token >>> 32);
         if (depth < 1 || depth > c.depth || c.instanceIds[depth - 1] != instanceId) {
             return; // a token of an earlier session or of a frame already unwound
@@ -106,7 +99,7 @@ final class TraceWriter implements CallHandler {
         if (!provider.isEnabled(lvl)) {
             return;
         }
-        ThreadContext c = contexts.get();
+        ThreadContext c = contexts.current();
         if (c.busy) {
             return;
         }
@@ -155,7 +148,7 @@ final class TraceWriter implements CallHandler {
 
     /** The calling thread's context, marked busy; the caller must call {@link #release}. Used by rundown and stop. */
     ThreadContext acquire() {
-        ThreadContext c = contexts.get();
+        ThreadContext c = contexts.current();
         if (c.busy) {
             return null;
         }
@@ -180,12 +173,13 @@ final class TraceWriter implements CallHandler {
     }
 
     /**
-     * Thread DC_END for every thread that wrote an event, from the calling thread's scratch
-     * (the payload carries the Java thread id, so the writer's OS thread does not matter).
+     * Thread DC_END for every live thread that wrote an event (as a rundown lists what is still
+     * there; an ended thread's DC_START named it), from the calling thread's scratch (the payload
+     * carries the Java thread id, so the writer's OS thread does not matter).
      */
     void threadRundownEnd(ThreadContext writer) {
-        for (ThreadContext t : threads) {
-            if (t.threadNamed) {
+        for (ThreadContext t : contexts.all()) {
+            if (t.threadNamed && t.thread.isAlive()) {
                 ByteBuffer p = writer.scratch.payload();
                 p.clear();
                 p.putLong(t.javaThreadId);
@@ -196,6 +190,6 @@ final class TraceWriter implements CallHandler {
     }
 
     int threadCount() {
-        return threads.size();
+        return contexts.size();
     }
 }

@@ -1,0 +1,119 @@
+package dev.jetw.agent.core;
+
+import dev.jetw.etw.ClassicProvider;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The {@link ThreadContext}s of one attach: one per thread that traced something, found through a
+ * ThreadLocal on method entry and through a small slot number on method exit (the slot travels in
+ * the advice's token, so an exit is an array read instead of a second ThreadLocal lookup).
+ *
+ * <p>Contexts of threads that have ended are dropped from time to time (when the number of
+ * contexts has doubled since the last look), their scratch retired and their slot reused: an
+ * application that churns through threads keeps only its live threads' state.
+ */
+final class ThreadContexts {
+
+    /** Slots fit in 16 bits of the token; slot 0 means "none" (the exit then uses the ThreadLocal). */
+    static final int MAX_SLOT = 0xFFFF;
+    private static final int FIRST_PRUNE = 64;
+
+    private final ClassicProvider provider;
+    private final Queue<ThreadContext> all = new ConcurrentLinkedQueue<>();
+    private final ThreadLocal<ThreadContext> current;
+
+    // Slot table, guarded by 'this' for writes; readers see a published array through the volatile.
+    private volatile ThreadContext[] bySlot = new ThreadContext[64];
+    private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
+    private int nextSlot = 1;
+    private int live;
+    private int pruneAt = FIRST_PRUNE;
+
+    ThreadContexts(ClassicProvider provider) {
+        this.provider = provider;
+        this.current = new ThreadLocal<ThreadContext>() {
+            @Override
+            protected ThreadContext initialValue() {
+                return create(Thread.currentThread());
+            }
+        };
+    }
+
+    /** The calling thread's context, made on its first call. */
+    ThreadContext current() {
+        return current.get();
+    }
+
+    /**
+     * The calling thread's context by the slot from its token, or null when the slot is not the
+     * calling thread's (a token of an earlier attach): the caller then ignores the token.
+     */
+    ThreadContext bySlot(int slot) {
+        if (slot == 0) {
+            return current.get();
+        }
+        ThreadContext[] table = bySlot;
+        ThreadContext c = slot < table.length ? table[slot] : null;
+        return c != null && c.thread == Thread.currentThread() ? c : null;
+    }
+
+    /** Every context, for the thread rundown; weakly consistent with threads starting meanwhile. */
+    Iterable<ThreadContext> all() {
+        return all;
+    }
+
+    /** Contexts held: the live threads that traced, plus ended ones not yet dropped. */
+    synchronized int size() {
+        return live;
+    }
+
+    private synchronized ThreadContext create(Thread thread) {
+        if (live >= pruneAt) {
+            pruneEnded();
+            pruneAt = Math.max(FIRST_PRUNE, live * 2);
+        }
+        int slot = takeSlot();
+        ThreadContext c = new ThreadContext(provider.newScratch(), thread, slot);
+        if (slot != 0) {
+            ThreadContext[] table = bySlot;
+            if (slot >= table.length) {
+                table = Arrays.copyOf(table, Math.min(MAX_SLOT + 1, table.length * 2));
+            }
+            table[slot] = c;
+            bySlot = table; // publishes the entry (and a grown table) to the reading threads
+        }
+        all.add(c);
+        live++;
+        return c;
+    }
+
+    private int takeSlot() {
+        Integer free = freeSlots.poll();
+        if (free != null) {
+            return free;
+        }
+        return nextSlot <= MAX_SLOT ? nextSlot++ : 0;
+    }
+
+    /**
+     * Drops the contexts of ended threads. A thread's end happens-before isAlive() returning false,
+     * so its last counts are visible when its scratch is retired.
+     */
+    private void pruneEnded() {
+        for (ThreadContext c : all) {
+            if (!c.thread.isAlive()) {
+                all.remove(c);
+                live--;
+                if (c.slot != 0) {
+                    bySlot[c.slot] = null;
+                    freeSlots.add(c.slot);
+                }
+                provider.retire(c.scratch);
+            }
+        }
+    }
+}
