@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import dev.jetw.etl.EtlReader;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -20,9 +21,12 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * One command for the instrumented-call figure: runs {@link InstrumentedCallBenchmark#call()} in
- * three states (no agent; agent attached but filtered by level; agent writing START+END through the
- * portable backend) and {@link JfrEventBenchmark#aroundCompute} next to them, all with the GC
- * profiler, then prints one table with ns/call, ratio to no agent, ratio to JFR and B/op.
+ * four states (no agent; agent attached but filtered by level; agent writing START+END through the
+ * portable backend to a sequential file; the same into the in-memory buffering ring, where no event
+ * is dropped and no disk competes) and {@link JfrEventBenchmark#aroundCompute} next to them, all
+ * with the GC profiler, then prints one table with ns/call, ratio to no agent, ratio to JFR and
+ * B/op, and what the file state's last fork recorded and lost (a writer faster than the disk drops
+ * events, and a dropped event costs less than a written one).
  *
  * <p>The agent is given per state as {@code -javaagent:} in the forks' JVM arguments, because JMH
  * annotations cannot name an absolute path. Usage (from the repository root):
@@ -45,18 +49,24 @@ public final class RunAll {
         Path dir = Files.createTempDirectory("jetw-bench");
         Path filteredFile = dir.resolve("filtered.etl");
         Path writingFile = dir.resolve("writing.etl");
+        Path memoryFile = dir.resolve("memory.etl");
         String filtered = "-javaagent:" + agent + "=include=" + TARGET + "@verbose,enableLevel=error,backend=portable,file="
                 + filteredFile;
         String writing = "-javaagent:" + agent + "=include=" + TARGET + ",backend=portable,file=" + writingFile;
+        // Buffering: the ring is written to the file once, at stop; MaximumBuffers does not apply.
+        String inMemory = "-javaagent:" + agent + "=include=" + TARGET + ",backend=portable,mode=buffering,file=" + memoryFile;
 
         List<Row> rows = new ArrayList<>();
         rows.addAll(run("no agent", null, InstrumentedCallBenchmark.class.getName() + ".call$",
                 JfrEventBenchmark.class.getName() + ".aroundCompute$"));
         rows.addAll(run("agent, filtered", filtered, InstrumentedCallBenchmark.class.getName() + ".call$"));
         rows.addAll(run("agent, writing", writing, InstrumentedCallBenchmark.class.getName() + ".call$"));
-        long writtenBytes = Files.exists(writingFile) ? Files.size(writingFile) : -1;
+        String fileFigures = fileFigures(writingFile);
+        rows.addAll(run("agent, in memory", inMemory, InstrumentedCallBenchmark.class.getName() + ".call$"));
+        String memoryFigures = fileFigures(memoryFile);
         Files.deleteIfExists(filteredFile);
         Files.deleteIfExists(writingFile);
+        Files.deleteIfExists(memoryFile);
         Files.deleteIfExists(dir);
 
         Row none = find(rows, "no agent", "call");
@@ -67,10 +77,31 @@ public final class RunAll {
             System.out.println(String.format(Locale.ROOT, "%-18s %-15s %10.3f  ± %10.3f  %9.2f  %6.2f  %6.1f",
                     r.state, r.benchmark, r.score, r.error, r.score / none.score, r.score / jfr.score, r.allocNorm));
         }
-        System.out.println(String.format(Locale.ROOT, "over no agent: filtered %+.3f ns, writing %+.3f ns; JFR %+.3f ns",
+        System.out.println(String.format(Locale.ROOT,
+                "over no agent: filtered %+.3f ns, writing %+.3f ns, in memory %+.3f ns; JFR %+.3f ns",
                 find(rows, "agent, filtered", "call").score - none.score,
-                find(rows, "agent, writing", "call").score - none.score, jfr.score - none.score));
-        System.out.println("writing state's last fork left " + writtenBytes + " bytes in its .etl file");
+                find(rows, "agent, writing", "call").score - none.score,
+                find(rows, "agent, in memory", "call").score - none.score, jfr.score - none.score));
+        System.out.println("writing state, last fork's file: " + fileFigures);
+        System.out.println("in-memory state, last fork's ring at stop: " + memoryFigures);
+    }
+
+    /** Events in the file, the header's EventsLost and the file size; the file's own words if it cannot be read. */
+    private static String fileFigures(Path file) {
+        if (!Files.exists(file)) {
+            return "no file";
+        }
+        try (EtlReader r = EtlReader.open(file)) {
+            long events = 0;
+            while (r.next() != null) {
+                events++;
+            }
+            long lost = r.header().eventsLost() & 0xFFFFFFFFL;
+            return String.format(Locale.ROOT, "%d events recorded, %d lost (%.1f %% of calls' events dropped), %d bytes",
+                    events, lost, 100.0 * lost / Math.max(1, events + lost), r.fileSize());
+        } catch (IOException | RuntimeException e) {
+            return "unreadable: " + e;
+        }
     }
 
     private static List<Row> run(String state, String jvmArg, String... includes) throws RunnerException {

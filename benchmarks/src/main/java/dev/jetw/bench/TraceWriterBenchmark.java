@@ -6,6 +6,7 @@ import dev.jetw.etw.EtwBackend;
 import dev.jetw.etw.EtwBackends;
 import dev.jetw.etw.EventScratch;
 import dev.jetw.etw.EventType;
+import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionStats;
 import dev.jetw.etw.TraceLevel;
@@ -20,6 +21,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -30,6 +32,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * The portable backend's write path without instrumentation: one START + END pair (the payloads
  * the agent writes for a normal return) per operation. Run with -t 1 and -t 2 for the writer
  * throughput; {@link #reportBytesPerEvent} prints the bytes on disk per event at tear-down.
+ *
+ * <p>{@code mode=sequential} (default) writes a file, so a writer faster than the disk runs out of
+ * buffers and drops events; {@code mode=buffering} keeps an in-memory ring (the file holds only
+ * the last ring at stop), so every event goes through the whole write path and nothing waits
+ * for the disk: the per-event cost, as {@code -bm avgt -tu ns -p mode=buffering}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -40,6 +47,8 @@ public class TraceWriterBenchmark {
 
     @State(Scope.Benchmark)
     public static class Session {
+        @Param({"sequential"})
+        public String mode;
         EtwBackend etw;
         ClassicProvider provider;
         Path file;
@@ -51,7 +60,13 @@ public class TraceWriterBenchmark {
             name = "jetw-bench-" + ProcessHandle.current().pid();
             file = Files.createTempFile("jetw-bench", ".etl");
             Files.delete(file);
-            etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).build());
+            SessionConfig.Builder config = SessionConfig.builder().sessionName(name).logFile(file);
+            if (mode.equals("buffering")) {
+                config.modes(LogFileMode.BUFFERING);
+            } else if (!mode.equals("sequential")) {
+                throw new IllegalArgumentException("mode=" + mode + ": allowed sequential, buffering");
+            }
+            etw.startSession(config.build());
             provider = ClassicProvider.register(etw, JetwSchema.CONTROL_GUID, JetwSchema.EVENT_CLASSES);
             etw.enableProvider(name, JetwSchema.CONTROL_GUID, TraceLevel.VERBOSE, 0);
         }
@@ -62,9 +77,14 @@ public class TraceWriterBenchmark {
             provider.close();
             SessionStats stats = etw.stopSession(name);
             long bytes = Files.size(file);
-            System.out.printf("%njetw portable: %d events written, %d dropped, %d lost in session, %d bytes on disk,"
-                    + " %.1f bytes/event%n", written, provider.eventsDropped(),
-                    stats == null ? -1 : stats.eventsLost(), bytes, written == 0 ? 0.0 : (double) bytes / written);
+            if (mode.equals("buffering")) {
+                System.out.printf("%njetw portable (buffering): %d events written, %d dropped; the file holds the last"
+                        + " ring only (%d bytes)%n", written, provider.eventsDropped(), bytes);
+            } else {
+                System.out.printf("%njetw portable: %d events written, %d dropped, %d lost in session, %d bytes on disk,"
+                        + " %.1f bytes/event%n", written, provider.eventsDropped(),
+                        stats == null ? -1 : stats.eventsLost(), bytes, written == 0 ? 0.0 : (double) bytes / written);
+            }
             Files.deleteIfExists(file);
         }
     }

@@ -2,8 +2,6 @@ package dev.jetw.agent.core;
 
 import dev.jetw.etw.ClassicProvider;
 
-import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -15,6 +13,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>Contexts of threads that have ended are dropped from time to time (when the number of
  * contexts has doubled since the last look), their scratch retired and their slot reused: an
  * application that churns through threads keeps only its live threads' state.
+ *
+ * <p>{@link #create} runs inside the ThreadLocal's initialValue, before the thread's re-entrancy
+ * flag exists, so it uses only classes that are never instrumented (arrays, System.arraycopy,
+ * java.util.concurrent, Thread), not java.util collections that bootstrap=true may trace. The
+ * pruning, which hands buffers to the session, runs later from {@link #pruneIfDue}, which the
+ * caller invokes with its flag set.
  */
 final class ThreadContexts {
 
@@ -28,7 +32,8 @@ final class ThreadContexts {
 
     // Slot table, guarded by 'this' for writes; readers see a published array through the volatile.
     private volatile ThreadContext[] bySlot = new ThreadContext[64];
-    private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
+    private int[] freeSlots = new int[16];
+    private int freeCount;
     private int nextSlot = 1;
     private int live;
     private int pruneAt = FIRST_PRUNE;
@@ -71,17 +76,23 @@ final class ThreadContexts {
         return live;
     }
 
-    private synchronized ThreadContext create(Thread thread) {
+    /** Drops ended threads' contexts when their number has doubled since the last look. */
+    synchronized void pruneIfDue() {
         if (live >= pruneAt) {
             pruneEnded();
             pruneAt = Math.max(FIRST_PRUNE, live * 2);
         }
+    }
+
+    private synchronized ThreadContext create(Thread thread) {
         int slot = takeSlot();
         ThreadContext c = new ThreadContext(provider.newScratch(), thread, slot);
         if (slot != 0) {
             ThreadContext[] table = bySlot;
             if (slot >= table.length) {
-                table = Arrays.copyOf(table, Math.min(MAX_SLOT + 1, table.length * 2));
+                ThreadContext[] grown = new ThreadContext[Math.min(MAX_SLOT + 1, table.length * 2)];
+                System.arraycopy(table, 0, grown, 0, table.length);
+                table = grown;
             }
             table[slot] = c;
             bySlot = table; // publishes the entry (and a grown table) to the reading threads
@@ -92,11 +103,19 @@ final class ThreadContexts {
     }
 
     private int takeSlot() {
-        Integer free = freeSlots.poll();
-        if (free != null) {
-            return free;
+        if (freeCount > 0) {
+            return freeSlots[--freeCount];
         }
         return nextSlot <= MAX_SLOT ? nextSlot++ : 0;
+    }
+
+    private void freeSlot(int slot) {
+        if (freeCount == freeSlots.length) {
+            int[] grown = new int[freeSlots.length * 2];
+            System.arraycopy(freeSlots, 0, grown, 0, freeCount);
+            freeSlots = grown;
+        }
+        freeSlots[freeCount++] = slot;
     }
 
     /**
@@ -110,7 +129,7 @@ final class ThreadContexts {
                 live--;
                 if (c.slot != 0) {
                     bySlot[c.slot] = null;
-                    freeSlots.add(c.slot);
+                    freeSlot(c.slot);
                 }
                 provider.retire(c.scratch);
             }

@@ -129,9 +129,10 @@ final class TraceWriter implements CallHandler {
         }
     }
 
-    /** Thread DC_START once per thread, on its first event. */
+    /** Thread DC_START once per thread, on its first event; also when ended threads' contexts are dropped. */
     private void nameThread(ThreadContext c) {
         if (!c.threadNamed) {
+            contexts.pruneIfDue();
             c.threadNamed = true;
             c.threadName = Thread.currentThread().getName();
             writeThread(c, EventType.DC_START);

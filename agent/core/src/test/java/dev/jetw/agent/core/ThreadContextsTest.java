@@ -55,6 +55,7 @@ class ThreadContextsTest {
             AtomicReference<ThreadContext> made = new AtomicReference<>();
             Thread t = new Thread(() -> {
                 ThreadContext c = contexts.current();
+                contexts.pruneIfDue(); // as the trace writer does on a thread's first event
                 made.set(c);
                 for (int e = 0; e < eventsPerThread; e++) {
                     c.scratch.payload().clear();
