@@ -1,9 +1,9 @@
 package dev.jetw.etw;
 
 import java.util.List;
-import java.util.Queue;
+import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -33,8 +33,11 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
     private volatile long loggerHandle;
     private volatile boolean enabled;
 
-    /** The scratches handed out, each counting its thread's written events; see {@link #retire}. */
-    private final Queue<EventScratch> scratches = new ConcurrentLinkedQueue<>();
+    /**
+     * The written-event counts of the scratches handed out (not the scratches: a caller that
+     * never retires a scratch leaks a few bytes, not its buffers); see {@link #retire}.
+     */
+    private final Set<EventScratch.WrittenCount> counts = ConcurrentHashMap.newKeySet();
     /** Written events of retired scratches. */
     private final AtomicLong retiredWritten = new AtomicLong();
     private final LongAdder dropped = new LongAdder();
@@ -88,7 +91,7 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
     /** Per-thread scratch; make one per writing thread and keep it, and {@link #retire} it when the thread ends. */
     public EventScratch newScratch() {
         EventScratch s = backend.newScratch();
-        scratches.add(s);
+        counts.add(s.written);
         return s;
     }
 
@@ -97,8 +100,8 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
      * backend hands on what it still holds (the portable backend's partly filled buffer).
      */
     public void retire(EventScratch scratch) {
-        if (scratches.remove(scratch)) {
-            retiredWritten.addAndGet(scratch.eventsWritten);
+        if (counts.remove(scratch.written)) {
+            retiredWritten.addAndGet(scratch.written.value);
             backend.retire(scratch);
         }
     }
@@ -133,7 +136,7 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
             code = Win32Error.INVALID_PARAMETER;
         }
         if (code == Win32Error.SUCCESS) {
-            scratch.eventsWritten++;
+            scratch.written.value++;
             return true;
         }
         dropped.increment();
@@ -143,8 +146,8 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
     /** Events the backend accepted, over every scratch. */
     public long eventsWritten() {
         long sum = retiredWritten.get();
-        for (EventScratch s : scratches) {
-            sum += s.eventsWritten;
+        for (EventScratch.WrittenCount c : counts) {
+            sum += c.value;
         }
         return sum;
     }

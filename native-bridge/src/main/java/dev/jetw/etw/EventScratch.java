@@ -11,11 +11,17 @@ public class EventScratch {
 
     private final ByteBuffer payload;
     /**
-     * Events this scratch's thread wrote: counted here by its one writer with a plain increment
-     * (a shared atomic counter would cost a CAS per event) and summed by {@link ClassicProvider},
-     * whose readers see a value at most a few events old.
+     * Events this scratch's thread wrote: counted by its one writer with a plain increment (a
+     * shared atomic counter would cost a CAS per event) and summed by {@link ClassicProvider},
+     * whose readers see a value at most a few events old. A separate small object, so that the
+     * provider can keep counting a scratch's events without keeping the scratch itself.
      */
-    long eventsWritten;
+    final WrittenCount written = new WrittenCount();
+
+    /** See {@link EventScratch#written}. */
+    static final class WrittenCount {
+        long value;
+    }
 
     protected EventScratch(ByteBuffer payload) {
         this.payload = payload.order(ByteOrder.LITTLE_ENDIAN);

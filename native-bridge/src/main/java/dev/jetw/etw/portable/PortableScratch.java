@@ -25,8 +25,15 @@ final class PortableScratch extends EventScratch {
             AtomicIntegerFieldUpdater.newUpdater(PortableScratch.class, "owner");
     /** How many failed CAS before a waiting thread yields its time slice to the holder. */
     private static final int SPINS_BEFORE_YIELD = 100;
+    /** How long the flusher waits for a writer before giving the scratch up as stuck. */
+    static final long FLUSHER_PATIENCE_NANOS = 1_000_000_000L;
 
     private volatile int owner;
+    /**
+     * The thread holding the flag as flusher, or null; written only by that thread while it holds
+     * the flag, and compared only with the reader's own thread, for which its own writes are exact.
+     */
+    private Thread flusherThread;
 
     /** The buffer this scratch fills, or null; guarded by {@link #owner}. */
     TraceBuffer buffer;
@@ -48,13 +55,14 @@ final class PortableScratch extends EventScratch {
     /**
      * Takes the scratch for its writer. The only other holder can be the flusher, which keeps it
      * for a hand-off of a few hundred nanoseconds, so the writer waits for that (spinning, then
-     * yielding). Returns false, without waiting, when the scratch is already held by a writer:
-     * that is a re-entrant write from the same thread (or a scratch shared against the
-     * one-thread-per-scratch rule), which must not spin forever.
+     * yielding). Returns false, without waiting, when the caller itself holds the scratch: a write
+     * re-entering from code that runs inside its own thread's write, or inside a flush this same
+     * thread is doing (code the agent traces can run there); waiting would be forever.
      */
     boolean acquireForWriter() {
         for (int spins = 0; !OWNER.compareAndSet(this, FREE, WRITER); spins++) {
-            if (owner == WRITER) {
+            int o = owner;
+            if (o == WRITER || (o == FLUSHER && flusherThread == Thread.currentThread())) {
                 return false;
             }
             if (spins >= SPINS_BEFORE_YIELD) {
@@ -64,17 +72,37 @@ final class PortableScratch extends EventScratch {
         return true;
     }
 
-    /** Takes the scratch for the flusher, waiting for a writer in the middle of an event. */
-    void acquireForFlusher() {
+    /**
+     * Takes the scratch for the flusher, waiting for a writer in the middle of an event (a write
+     * holds it for well under a microsecond). Returns false after {@link #FLUSHER_PATIENCE_NANOS}:
+     * only a writer killed inside a write (a fatal error) leaves the flag taken, and a flush, a
+     * stop or a pruning thread must not wait for it forever.
+     */
+    boolean acquireForFlusher() {
+        long deadline = 0;
         for (int spins = 0; !OWNER.compareAndSet(this, FREE, FLUSHER); spins++) {
             if (spins >= SPINS_BEFORE_YIELD) {
+                long now = System.nanoTime();
+                if (deadline == 0) {
+                    deadline = now + FLUSHER_PATIENCE_NANOS;
+                } else if (now - deadline > 0) {
+                    return false;
+                }
                 Thread.yield();
             }
         }
+        flusherThread = Thread.currentThread();
+        return true;
     }
 
-    /** Gives the scratch back; the release store publishes what the holder wrote. */
+    /** The writer gives the scratch back; the release store publishes what it wrote. */
     void release() {
+        OWNER.lazySet(this, FREE);
+    }
+
+    /** The flusher gives the scratch back. */
+    void releaseFlusher() {
+        flusherThread = null; // before the release store: no later holder sees a stale flusher
         OWNER.lazySet(this, FREE);
     }
 }

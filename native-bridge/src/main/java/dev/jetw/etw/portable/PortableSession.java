@@ -219,9 +219,20 @@ final class PortableSession {
     /**
      * Takes the buffer {@code s} holds (handed to the logger if it has events) and forgets the
      * scratch until it writes again: for the flusher, and for a scratch whose thread has ended.
+     * The hand-off happens while the flag is held, so a thread's buffers reach the logger in the
+     * order they were filled.
      */
     void release(PortableScratch s) {
-        s.acquireForFlusher();
+        if (!s.acquireForFlusher()) {
+            // A writer never gave the flag back (only a fatal error inside a write can do that):
+            // its buffer cannot be taken safely, so its events count as lost, as ETW counts them.
+            // Counted once: the flush timer and a stop may both have waited for it.
+            TraceBuffer stuck = s.buffer;
+            if (scratches.remove(s) && stuck != null && s.bufferSession == this) {
+                eventsLost.add(stuck.events);
+            }
+            return;
+        }
         try {
             if (s.bufferSession == this && s.buffer != null) {
                 if (!s.buffer.isEmpty()) {
@@ -239,7 +250,7 @@ final class PortableSession {
                 }
             }
         } finally {
-            s.release();
+            s.releaseFlusher();
         }
     }
 

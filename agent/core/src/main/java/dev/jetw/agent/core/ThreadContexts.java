@@ -2,6 +2,9 @@ package dev.jetw.agent.core;
 
 import dev.jetw.etw.ClassicProvider;
 
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -16,9 +19,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p>{@link #create} runs inside the ThreadLocal's initialValue, before the thread's re-entrancy
  * flag exists, so it uses only classes that are never instrumented (arrays, System.arraycopy,
- * java.util.concurrent, Thread), not java.util collections that bootstrap=true may trace. The
- * pruning, which hands buffers to the session, runs later from {@link #pruneIfDue}, which the
- * caller invokes with its flag set.
+ * java.util.concurrent, Thread) itself, and answers a re-entry (a backend's scratch allocation may
+ * call JDK code that bootstrap=true traces) with an always-busy context. The pruning, which hands
+ * buffers to the session, runs later from {@link #pruneIfDue}, which the caller invokes with its
+ * flag set.
  */
 final class ThreadContexts {
 
@@ -37,9 +41,14 @@ final class ThreadContexts {
     private int nextSlot = 1;
     private int live;
     private int pruneAt = FIRST_PRUNE;
+    /** The thread inside {@link #create}, to catch a re-entry; guarded by 'this'. */
+    private Thread creating;
+    private final ThreadContext reentrySentinel;
 
     ThreadContexts(ClassicProvider provider) {
         this.provider = provider;
+        this.reentrySentinel = new ThreadContext(null, Thread.currentThread(), 0);
+        reentrySentinel.busy = true;
         this.current = new ThreadLocal<ThreadContext>() {
             @Override
             protected ThreadContext initialValue() {
@@ -77,29 +86,49 @@ final class ThreadContexts {
     }
 
     /** Drops ended threads' contexts when their number has doubled since the last look. */
-    synchronized void pruneIfDue() {
-        if (live >= pruneAt) {
-            pruneEnded();
+    void pruneIfDue() {
+        List<ThreadContext> ended;
+        synchronized (this) {
+            if (live < pruneAt) {
+                return;
+            }
+            ended = takeEnded();
             pruneAt = Math.max(FIRST_PRUNE, live * 2);
+        }
+        // Outside the monitor: retiring waits for the session's flusher, which may itself be
+        // making its first context (and so need the monitor).
+        for (ThreadContext c : ended) {
+            provider.retire(c.scratch);
         }
     }
 
     private synchronized ThreadContext create(Thread thread) {
-        int slot = takeSlot();
-        ThreadContext c = new ThreadContext(provider.newScratch(), thread, slot);
-        if (slot != 0) {
-            ThreadContext[] table = bySlot;
-            if (slot >= table.length) {
-                ThreadContext[] grown = new ThreadContext[Math.min(MAX_SLOT + 1, table.length * 2)];
-                System.arraycopy(table, 0, grown, 0, table.length);
-                table = grown;
-            }
-            table[slot] = c;
-            bySlot = table; // publishes the entry (and a grown table) to the reading threads
+        if (creating == thread) {
+            // Re-entered from inside this creation (a traced JDK method that the backend's scratch
+            // allocation calls, with bootstrap=true): the nested lookup gets a context that is
+            // always busy, so it traces nothing; the outer initialValue then stores the real one.
+            return reentrySentinel;
         }
-        all.add(c);
-        live++;
-        return c;
+        creating = thread;
+        try {
+            int slot = takeSlot();
+            ThreadContext c = new ThreadContext(provider.newScratch(), thread, slot);
+            if (slot != 0) {
+                ThreadContext[] table = bySlot;
+                if (slot >= table.length) {
+                    ThreadContext[] grown = new ThreadContext[Math.min(MAX_SLOT + 1, table.length * 2)];
+                    System.arraycopy(table, 0, grown, 0, table.length);
+                    table = grown;
+                }
+                table[slot] = c;
+                bySlot = table; // publishes the entry (and a grown table) to the reading threads
+            }
+            all.add(c);
+            live++;
+            return c;
+        } finally {
+            creating = null;
+        }
     }
 
     private int takeSlot() {
@@ -119,20 +148,24 @@ final class ThreadContexts {
     }
 
     /**
-     * Drops the contexts of ended threads. A thread's end happens-before isAlive() returning false,
-     * so its last counts are visible when its scratch is retired.
+     * Removes the contexts of ended threads and frees their slots; the caller retires their
+     * scratches. A thread's end happens-before isAlive() returning false, so its last counts are
+     * visible then.
      */
-    private void pruneEnded() {
-        for (ThreadContext c : all) {
+    private List<ThreadContext> takeEnded() {
+        List<ThreadContext> ended = new ArrayList<>();
+        for (Iterator<ThreadContext> it = all.iterator(); it.hasNext(); ) {
+            ThreadContext c = it.next();
             if (!c.thread.isAlive()) {
-                all.remove(c);
+                it.remove();
                 live--;
                 if (c.slot != 0) {
                     bySlot[c.slot] = null;
                     freeSlot(c.slot);
                 }
-                provider.retire(c.scratch);
+                ended.add(c);
             }
         }
+        return ended;
     }
 }

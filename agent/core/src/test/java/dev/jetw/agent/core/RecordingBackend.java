@@ -22,6 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class RecordingBackend implements EtwBackend {
 
+    /** Runs inside every newScratch(): stands in for JDK code a real backend calls there. */
+    volatile Runnable onNewScratch;
+
     /** One written event. */
     static final class Event {
         final long threadId;
@@ -106,6 +109,10 @@ final class RecordingBackend implements EtwBackend {
         return new ProviderBackend() {
             @Override
             public EventScratch newScratch() {
+                Runnable hook = onNewScratch;
+                if (hook != null) {
+                    hook.run();
+                }
                 return new EventScratch(ByteBuffer.allocate(64 * 1024)) { };
             }
 

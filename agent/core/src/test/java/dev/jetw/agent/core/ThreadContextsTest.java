@@ -96,4 +96,23 @@ class ThreadContextsTest {
         assertNull(contexts.bySlot(ThreadContexts.MAX_SLOT), "an unused slot is refused");
         assertNotNull(contexts.bySlot(mine.slot));
     }
+
+    @Test
+    void aLookupFromInsideTheContextsOwnCreationGetsABusyStandIn() throws Exception {
+        RecordingBackend backend = new RecordingBackend();
+        ClassicProvider recorded = ClassicProvider.register(backend, JetwSchema.CONTROL_GUID, JetwSchema.EVENT_CLASSES);
+        ThreadContexts contexts = new ThreadContexts(recorded);
+        java.util.List<ThreadContext> nested = new java.util.ArrayList<>();
+        // As when bootstrap=true traces a JDK method that the backend's scratch allocation calls.
+        backend.onNewScratch = () -> nested.add(contexts.current());
+        AtomicReference<ThreadContext> outer = new AtomicReference<>();
+        Thread t = new Thread(() -> outer.set(contexts.current()));
+        t.start();
+        t.join(10_000);
+        assertEquals(1, nested.size(), "one nested lookup, no recursion");
+        assertTrue(nested.get(0).busy, "the nested lookup gets a busy stand-in, which traces nothing");
+        assertNotNull(outer.get().scratch);
+        assertTrue(!outer.get().busy && outer.get().slot != 0, "the thread then has its real context");
+        assertEquals(1, contexts.size());
+    }
 }
