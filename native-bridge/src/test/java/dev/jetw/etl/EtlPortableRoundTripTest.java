@@ -61,8 +61,7 @@ class EtlPortableRoundTripTest {
         }
 
         void write(int type, int level, int classIndex, int inst, int parentInst, byte[] payload) {
-            ByteBuffer b = scratch.payload();
-            b.clear();
+            ByteBuffer b = scratch.payload(payload.length);
             b.put(payload);
             assertTrue(p.write(scratch, type, level, classIndex, inst, parentInst == 0 ? -1 : 0, parentInst),
                     "write accepted");
@@ -213,8 +212,7 @@ class EtlPortableRoundTripTest {
             etw.enableProvider(session, JetwSchema.CONTROL_GUID, 5, 0);
             EventScratch scratch = p.newScratch();
             for (int i = 0; i < n; i++) {
-                ByteBuffer b = scratch.payload();
-                b.clear();
+                ByteBuffer b = scratch.payload(404);
                 b.putInt(i);
                 b.put(new byte[400]);
                 p.write(scratch, EventType.INFO, 4, JetwSchema.METHOD_INDEX, 0, -1, 0);

@@ -1,6 +1,5 @@
 package dev.jetw.etw.portable;
 
-import dev.jetw.etl.EtlFormat;
 import dev.jetw.etw.EventScratch;
 
 import java.nio.ByteBuffer;
@@ -48,8 +47,8 @@ final class PortableScratch extends EventScratch {
     int idLimit;
 
     PortableScratch() {
-        // Payloads up to the largest record; ClassicProvider cuts them to maxPayloadBytes().
-        super(ByteBuffer.allocate(EtlFormat.MAX_RECORD_SIZE));
+        // Grows on demand (EventScratch.payload(int)); ClassicProvider cuts payloads to maxPayloadBytes().
+        super(ByteBuffer.allocate(INITIAL_PAYLOAD));
     }
 
     /**

@@ -340,7 +340,7 @@ final class WindowsProvider implements ProviderBackend {
         int kb = sessionBufferKb;
         long bufferBytes = (kb > 0 ? kb : DEFAULT_SESSION_BUFFER_KB) * 1024L;
         long limit = Math.min(MAX_EVENT_BYTES, bufferBytes - RECORD_HEADER_BYTES) - RECORD_HEADER_BYTES;
-        return (int) Math.max(0, Math.min(limit, WindowsScratch.PAYLOAD_CAPACITY));
+        return (int) Math.max(0, Math.min(limit, EventScratch.MAX_PAYLOAD));
     }
 
     /** UnregisterTraceGuids, once; the callback object stays referenced by this provider. */

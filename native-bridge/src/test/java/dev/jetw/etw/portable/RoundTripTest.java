@@ -97,8 +97,7 @@ class RoundTripTest {
             e.instanceId = instance ? p.newInstanceId(s, e.classIndex) : 0;
             e.parentClass = instance && r.nextBoolean() ? r.nextInt(3) : -1;
             e.parentInstanceId = e.parentClass >= 0 ? 1 + r.nextInt(1000) : 0;
-            s.payload().clear();
-            s.payload().put(e.payload);
+            s.payload(e.payload.length).put(e.payload);
             assertTrue(p.write(s, e.type, e.level, e.classIndex, e.instanceId, e.parentClass, e.parentInstanceId));
             sent.add(e);
         }

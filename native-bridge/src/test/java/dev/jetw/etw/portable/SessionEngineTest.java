@@ -293,7 +293,7 @@ class SessionEngineTest {
         int max = p.maxPayloadBytes();
         assertEquals(4096 - 0x48 - 0x48, max);
         EventScratch s = p.newScratch();
-        s.payload().clear();
+        s.payload(p.maxPayloadBytes() + 100);
         s.payload().position(p.maxPayloadBytes());
         assertEquals(Win32Error.SUCCESS, raw.write(s, 1, 4, 0, 0, 1, -1, 0));
         s.payload().position(p.maxPayloadBytes() + 1);

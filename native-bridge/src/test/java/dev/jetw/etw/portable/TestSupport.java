@@ -41,8 +41,7 @@ final class TestSupport {
 
     /** An instance START event whose payload is {@code stream}, {@code seq} and {@code filler} bytes. */
     static boolean emit(ClassicProvider p, EventScratch s, int stream, int seq, int filler) {
-        ByteBuffer b = s.payload();
-        b.clear();
+        ByteBuffer b = s.payload(8 + filler);
         b.putInt(stream).putInt(seq);
         for (int i = 0; i < filler; i++) {
             b.put((byte) i);

@@ -187,8 +187,7 @@ class WindowsProviderTest {
     // ------------------------------------------------------------ writes
 
     static void putPayload(EventScratch s, String text) {
-        ByteBuffer p = s.payload();
-        p.clear();
+        ByteBuffer p = s.payload(2 * (text.length() + 1));
         for (char c : text.toCharArray()) {
             p.putChar(c);
         }
@@ -344,7 +343,7 @@ class WindowsProviderTest {
         rec.enable(LOGGER, 5, 0);
         EventScratch s = provider.newScratch();
         int id = provider.newInstanceId(s, 0);
-        s.payload().clear();
+        s.payload(5000);
         for (int i = 0; i < 5000; i++) {
             s.payload().put((byte) i);
         }
@@ -353,6 +352,25 @@ class WindowsProviderTest {
         assertEquals(4096 - 144, h.getInt(64));
         assertEquals(ClassicProvider.VERSION_TRUNCATED, h.getShort(6) & 0xFFFF);
         assertEquals(1, provider.eventsTruncated());
+    }
+
+    @Test
+    void aGrownPayloadIsWhatTheMofPointerPointsAt() throws EtwException {
+        register(EtwLayout.X64);
+        rec.enable(LOGGER, 5, 0);
+        WindowsScratch s = (WindowsScratch) provider.newScratch();
+        int id = provider.newInstanceId(s, 0);
+        putPayload(s, "small");
+        assertTrue(provider.write(s, EventType.START, 4, 0, id, -1, 0));
+        long smallAddress = s.payloadAddress;
+
+        String big = "x".repeat(EventScratch.INITIAL_PAYLOAD); // 2 bytes a char: twice the initial capacity
+        putPayload(s, big);
+        assertTrue(provider.write(s, EventType.END, 4, 0, id, -1, 0));
+        RecordingNativeEtw.Call c = rec.last("TraceEventInstance");
+        assertNotEquals(smallAddress, s.payloadAddress, "the payload moved to a larger block");
+        assertEquals(s.payloadAddress, c.headerBytes().getLong(56), "MOF DataPtr = the grown payload");
+        assertArrayEquals(payloadBytes(big), c.payload, "the whole payload, read through the pointer");
     }
 
     @Test

@@ -8,6 +8,11 @@ final class Payloads {
     private Payloads() {
     }
 
+    /** Bytes {@code s} takes as UTF-16Z (null as the empty string). */
+    static int utf16zBytes(String s) {
+        return 2 * ((s == null ? 0 : s.length()) + 1);
+    }
+
     /**
      * Writes {@code s} as UTF-16Z. A string too long for the buffer is cut so that the terminator
      * always fits; the provider's own size limit then applies on top.

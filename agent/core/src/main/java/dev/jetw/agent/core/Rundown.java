@@ -74,8 +74,8 @@ final class Rundown {
     }
 
     private void writeMethod(ThreadContext c, MethodRegistry.Entry e, int type) {
-        ByteBuffer p = c.scratch.payload();
-        p.clear();
+        ByteBuffer p = c.scratch.payload(4 + Payloads.utf16zBytes(e.className) + Payloads.utf16zBytes(e.methodName)
+                + Payloads.utf16zBytes(e.descriptor));
         p.putInt(e.id);
         Payloads.putUtf16z(p, e.className);
         Payloads.putUtf16z(p, e.methodName);

@@ -82,10 +82,10 @@ final class TraceWriter implements CallHandler {
             if (thrown != null && exceptionLevel < level) {
                 level = exceptionLevel;
             }
-            ByteBuffer p = c.scratch.payload();
-            p.clear();
+            String exception = thrown == null ? "" : thrown.getClass().getName();
+            ByteBuffer p = c.scratch.payload(4 + Payloads.utf16zBytes(exception));
             p.putInt(methodId);
-            Payloads.putUtf16z(p, thrown == null ? "" : thrown.getClass().getName());
+            Payloads.putUtf16z(p, exception);
             provider.write(c.scratch, EventType.END, level, CALL, instanceId, parent == 0 ? -1 : CALL, parent);
         } finally {
             c.busy = false;
@@ -119,8 +119,7 @@ final class TraceWriter implements CallHandler {
                 methodId = 0;
                 parent = 0;
             }
-            ByteBuffer p = c.scratch.payload();
-            p.clear();
+            ByteBuffer p = c.scratch.payload(4 + Payloads.utf16zBytes(label));
             p.putInt(methodId);
             Payloads.putUtf16z(p, label);
             provider.write(c.scratch, EventType.CHECKPOINT, lvl, CALL, instanceId, parent == 0 ? -1 : CALL, parent);
@@ -140,8 +139,7 @@ final class TraceWriter implements CallHandler {
     }
 
     private void writeThread(ThreadContext c, int type) {
-        ByteBuffer p = c.scratch.payload();
-        p.clear();
+        ByteBuffer p = c.scratch.payload(8 + Payloads.utf16zBytes(c.threadName));
         p.putLong(c.javaThreadId);
         Payloads.putUtf16z(p, c.threadName);
         provider.write(c.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0);
@@ -181,8 +179,7 @@ final class TraceWriter implements CallHandler {
     void threadRundownEnd(ThreadContext writer) {
         for (ThreadContext t : contexts.all()) {
             if (t.threadNamed && t.thread.isAlive()) {
-                ByteBuffer p = writer.scratch.payload();
-                p.clear();
+                ByteBuffer p = writer.scratch.payload(8 + Payloads.utf16zBytes(t.threadName));
                 p.putLong(t.javaThreadId);
                 Payloads.putUtf16z(p, t.threadName);
                 provider.write(writer.scratch, EventType.DC_END, 0, JetwSchema.THREAD_INDEX, 0, -1, 0);
