@@ -42,22 +42,42 @@ public final class EtlRecordWriter {
     public static int putInstance(long[] words, int pos, int type, int level, int version, int threadId,
                                   int processId, long timeStamp, EncodedGuid classGuid, int instanceId,
                                   int parentInstanceId, EncodedGuid parentGuid, ByteBuffer payload, int payloadLength) {
+        int at = putInstanceHeader(words, pos, type, level, version, threadId, processId, timeStamp, classGuid,
+                instanceId, parentInstanceId, parentGuid, payloadLength);
+        return putPayload(words, at, payload, payloadLength);
+    }
+
+    /** Writes an EVENT_TRACE_HEADER record at byte offset {@code pos}; returns the byte offset after it. */
+    public static int putFull(long[] words, int pos, int type, int level, int version, int threadId,
+                              int processId, long timeStamp, EncodedGuid classGuid, ByteBuffer payload, int payloadLength) {
+        int at = putFullHeader(words, pos, type, level, version, threadId, processId, timeStamp, classGuid, payloadLength);
+        return putPayload(words, at, payload, payloadLength);
+    }
+
+    /**
+     * The header part of {@link #putInstance}, for a payload of {@code payloadLength} bytes that
+     * the caller writes next with {@link #putPayload} or {@link #putPayloadWord}; returns the byte
+     * offset of the payload.
+     */
+    public static int putInstanceHeader(long[] words, int pos, int type, int level, int version, int threadId,
+                                        int processId, long timeStamp, EncodedGuid classGuid, int instanceId,
+                                        int parentInstanceId, EncodedGuid parentGuid, int payloadLength) {
         int w = pos >>> 3;
         putCommon(words, w, EtlFormat.INSTANCE_HEADER_SIZE + payloadLength, EtlFormat.HT_INSTANCE64, type, level,
                 version, threadId, processId, timeStamp, classGuid);
         words[w + 6] = (instanceId & 0xFFFFFFFFL) | (long) parentInstanceId << 32;
         words[w + 7] = parentGuid.low;
         words[w + 8] = parentGuid.high;
-        return putPayload(words, w + 9, payload, payloadLength);
+        return (w + 9) << 3;
     }
 
-    /** Writes an EVENT_TRACE_HEADER record at byte offset {@code pos}; returns the byte offset after it. */
-    public static int putFull(long[] words, int pos, int type, int level, int version, int threadId,
-                              int processId, long timeStamp, EncodedGuid classGuid, ByteBuffer payload, int payloadLength) {
+    /** The header part of {@link #putFull}; returns the byte offset of the payload. */
+    public static int putFullHeader(long[] words, int pos, int type, int level, int version, int threadId,
+                                    int processId, long timeStamp, EncodedGuid classGuid, int payloadLength) {
         int w = pos >>> 3;
         putCommon(words, w, EtlFormat.FULL_HEADER_SIZE + payloadLength, EtlFormat.HT_FULL_HEADER64, type, level,
                 version, threadId, processId, timeStamp, classGuid);
-        return putPayload(words, w + 6, payload, payloadLength);
+        return (w + 6) << 3;
     }
 
     private static void putCommon(long[] words, int w, int size, int headerType, int type, int level, int version,
@@ -72,8 +92,12 @@ public final class EtlRecordWriter {
         words[w + 5] = 0L; // KernelTime/UserTime: not measured in-process.
     }
 
-    /** Copies the payload into the words from word {@code w} on, the last word's pad zero; returns the byte offset after it. */
-    private static int putPayload(long[] words, int w, ByteBuffer payload, int length) {
+    /**
+     * Copies the payload into the words from byte offset {@code pos} (8-aligned) on, the last
+     * word's pad zero; returns the byte offset after it.
+     */
+    public static int putPayload(long[] words, int pos, ByteBuffer payload, int length) {
+        int w = pos >>> 3;
         boolean littleEndian = payload.order() == ByteOrder.LITTLE_ENDIAN;
         int at = 0;
         for (; length - at >= 8; at += 8) {
@@ -86,6 +110,18 @@ public final class EtlRecordWriter {
                     : readWord(payload, at, rest);
         }
         return w << 3;
+    }
+
+    /**
+     * Writes a payload of {@code length} bytes (0 to 8), the low bytes of {@code payload}, at byte
+     * offset {@code pos} (8-aligned), the pad zero; returns the byte offset after it.
+     */
+    public static int putPayloadWord(long[] words, int pos, long payload, int length) {
+        if (length == 0) {
+            return pos;
+        }
+        words[pos >>> 3] = length >= 8 ? payload : payload & ((1L << (length << 3)) - 1);
+        return pos + 8;
     }
 
     /** {@code n} (1-8) bytes of {@code payload} from {@code at} as the low bytes of a little-endian word. */

@@ -135,6 +135,35 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
         } catch (RuntimeException e) {
             code = Win32Error.INVALID_PARAMETER;
         }
+        return counted(scratch, code);
+    }
+
+    /**
+     * Writes one event whose payload is the low {@code length} bytes (0 to 8) of {@code payload},
+     * little-endian ({@code scratch.payload()} is neither read nor changed): the fast path for the
+     * small events that are most of a trace, such as a START carrying a method id. Eight bytes are
+     * under every session's size limit (buffers are at least 4 KB), so nothing is ever cut.
+     *
+     * @return as {@link #write}; a {@code length} outside 0..8 is refused (counted as dropped)
+     */
+    public boolean writeSmall(EventScratch scratch, int type, int level, int classIndex, int instanceId,
+                              int parentClassIndex, int parentInstanceId, long payload, int length) {
+        int code;
+        if (length < 0 || length > 8) {
+            code = Win32Error.INVALID_PARAMETER;
+        } else {
+            try {
+                code = backend.writeSmall(scratch, type, level, 0, classIndex, instanceId, parentClassIndex,
+                        parentInstanceId, payload, length);
+            } catch (RuntimeException e) {
+                code = Win32Error.INVALID_PARAMETER;
+            }
+        }
+        return counted(scratch, code);
+    }
+
+    /** Counts a write's outcome: written on the writing thread's own count, dropped on the shared one. */
+    private boolean counted(EventScratch scratch, int code) {
         if (code == Win32Error.SUCCESS) {
             scratch.written.value++;
             return true;

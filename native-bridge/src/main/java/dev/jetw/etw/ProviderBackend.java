@@ -1,5 +1,7 @@
 package dev.jetw.etw;
 
+import java.nio.ByteBuffer;
+
 /**
  * A registered classic provider, as a backend implements it. {@link ClassicProvider} wraps it with
  * the enable check, the size limit and loss accounting.
@@ -33,6 +35,21 @@ public interface ProviderBackend {
      */
     int write(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
               int parentClassIndex, int parentInstanceId);
+
+    /**
+     * Writes one event, as {@link #write}, whose payload is the low {@code length} bytes (0 to 8)
+     * of {@code payload}, little-endian, instead of {@code scratch.payload()}: the agent's START and
+     * plain END events, which are most events. Staging a few bytes in a {@code ByteBuffer} and
+     * reading them back cost more than encoding the whole record, so the real backends take the
+     * word straight into their record. This default stages it and calls {@link #write}.
+     */
+    default int writeSmall(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
+                           int parentClassIndex, int parentInstanceId, long payload, int length) {
+        ByteBuffer p = scratch.payload(8);
+        p.putLong(payload);
+        p.position(length);
+        return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
+    }
 
     /** Largest payload in bytes that {@link #write} accepts for the session the provider logs to. */
     int maxPayloadBytes();

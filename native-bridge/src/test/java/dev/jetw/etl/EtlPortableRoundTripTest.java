@@ -60,11 +60,22 @@ class EtlPortableRoundTripTest {
             this.scratch = p.newScratch();
         }
 
+        /** Payloads of at most 8 bytes alternate between write and writeSmall, so the file holds both kinds. */
+        boolean nextSmallAsWord;
+
         void write(int type, int level, int classIndex, int inst, int parentInst, byte[] payload) {
-            ByteBuffer b = scratch.payload(payload.length);
-            b.put(payload);
-            assertTrue(p.write(scratch, type, level, classIndex, inst, parentInst == 0 ? -1 : 0, parentInst),
-                    "write accepted");
+            boolean accepted;
+            if (payload.length <= 8 && (nextSmallAsWord = !nextSmallAsWord)) {
+                long word = ByteBuffer.wrap(Arrays.copyOf(payload, 8)).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+                word |= payload.length == 8 ? 0 : -1L << (8 * payload.length); // bytes past the length must not leak
+                accepted = p.writeSmall(scratch, type, level, classIndex, inst, parentInst == 0 ? -1 : 0, parentInst,
+                        word, payload.length);
+            } else {
+                ByteBuffer b = scratch.payload(payload.length);
+                b.put(payload);
+                accepted = p.write(scratch, type, level, classIndex, inst, parentInst == 0 ? -1 : 0, parentInst);
+            }
+            assertTrue(accepted, "write accepted");
             written.add(new Written(type, level, JetwSchema.EVENT_CLASSES.get(classIndex), inst, parentInst, payload));
         }
     }

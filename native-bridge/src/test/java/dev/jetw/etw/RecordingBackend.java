@@ -10,6 +10,7 @@ import java.util.UUID;
  * {@code buffersWritten} is the call's sequence number, so a test can tell which call's answer it got.
  * {@link #failNext} makes the next call throw the given exception; {@link #stopAnswersNotRunning}
  * makes stop report "was not running" (null), as backends do for ERROR_WMI_INSTANCE_NOT_FOUND.
+ * {@link #provider}, when set, is what a provider registration gets.
  */
 final class RecordingBackend implements EtwBackend {
 
@@ -17,6 +18,7 @@ final class RecordingBackend implements EtwBackend {
     final List<SessionConfig> configs = new ArrayList<>();
     EtwException failNext;
     boolean stopAnswersNotRunning;
+    ProviderBackend provider;
 
     @Override
     public String name() {
@@ -59,6 +61,9 @@ final class RecordingBackend implements EtwBackend {
 
     @Override
     public ProviderBackend registerProvider(UUID controlGuid, List<UUID> eventClassGuids, EnableListener listener) {
+        if (provider != null) {
+            return provider;
+        }
         throw new UnsupportedOperationException("the controller never registers providers");
     }
 

@@ -7,6 +7,7 @@ import dev.jetw.etw.EventScratch;
 import dev.jetw.etw.ProviderBackend;
 import dev.jetw.etw.Win32Error;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -71,6 +72,20 @@ final class PortableProvider implements ProviderBackend {
     @Override
     public int write(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
                      int parentClassIndex, int parentInstanceId) {
+        ByteBuffer payload = scratch.payload();
+        return append(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId,
+                payload, 0L, payload.position());
+    }
+
+    @Override
+    public int writeSmall(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
+                          int parentClassIndex, int parentInstanceId, long payload, int length) {
+        return append(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId,
+                null, payload, length);
+    }
+
+    private int append(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
+                       int parentClassIndex, int parentInstanceId, ByteBuffer payload, long payloadWord, int length) {
         PortableSession s = session;
         if (s == null) {
             return Win32Error.INVALID_HANDLE;
@@ -80,7 +95,7 @@ final class PortableProvider implements ProviderBackend {
         }
         EncodedGuid parent = parentClassIndex < 0 ? EncodedGuid.ZERO : classGuids[parentClassIndex];
         return s.write((PortableScratch) scratch, classGuids[classIndex], parent, type, level, version,
-                instanceId, parentInstanceId);
+                instanceId, parentInstanceId, payload, payloadWord, length);
     }
 
     @Override

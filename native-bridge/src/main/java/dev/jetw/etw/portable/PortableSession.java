@@ -124,11 +124,12 @@ final class PortableSession {
      * hands it to the logger and takes a free one. Never does I/O, never waits for a buffer, no
      * shared lock, no allocation: the only synchronisation is the scratch's own owner flag, which
      * the flusher takes at most once per flush.
+     *
+     * @param payload the payload's first {@code length} bytes, or null when the payload is the low
+     *                {@code length} (at most 8) bytes of {@code payloadWord}
      */
     int write(PortableScratch scratch, EncodedGuid classGuid, EncodedGuid parentGuid, int type, int level, int version,
-              int instanceId, int parentInstanceId) {
-        ByteBuffer payload = scratch.payload();
-        int length = payload.position();
+              int instanceId, int parentInstanceId, ByteBuffer payload, long payloadWord, int length) {
         boolean instance = instanceId != 0;
         int space = instance ? EtlRecordWriter.instanceRecordSpace(length) : EtlRecordWriter.fullRecordSpace(length);
         int size = (instance ? EtlFormat.INSTANCE_HEADER_SIZE : EtlFormat.FULL_HEADER_SIZE) + length;
@@ -176,11 +177,13 @@ final class PortableSession {
                 scratch.bufferSession = this;
             }
             long ts = clock.now();
-            b.used = instance
-                    ? EtlRecordWriter.putInstance(b.words, b.used, type, level, version, threadId, processId, ts,
-                            classGuid, instanceId, parentInstanceId, parentGuid, payload, length)
-                    : EtlRecordWriter.putFull(b.words, b.used, type, level, version, threadId, processId, ts,
-                            classGuid, payload, length);
+            int at = instance
+                    ? EtlRecordWriter.putInstanceHeader(b.words, b.used, type, level, version, threadId, processId, ts,
+                            classGuid, instanceId, parentInstanceId, parentGuid, length)
+                    : EtlRecordWriter.putFullHeader(b.words, b.used, type, level, version, threadId, processId, ts,
+                            classGuid, length);
+            b.used = payload != null ? EtlRecordWriter.putPayload(b.words, at, payload, length)
+                    : EtlRecordWriter.putPayloadWord(b.words, at, payloadWord, length);
             b.events++;
             b.lastTimeStamp = ts;
             return Win32Error.SUCCESS;

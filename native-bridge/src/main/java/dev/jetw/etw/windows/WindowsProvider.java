@@ -241,6 +241,20 @@ final class WindowsProvider implements ProviderBackend {
     @Override
     public int write(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
                      int parentClassIndex, int parentInstanceId) {
+        return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId,
+                scratch.payload().position());
+    }
+
+    /** The word goes into the native payload memory the MOF field points at; the ByteBuffer's position is left alone. */
+    @Override
+    public int writeSmall(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
+                          int parentClassIndex, int parentInstanceId, long payload, int length) {
+        scratch.payload().putLong(0, payload); // the payload memory holds at least INITIAL_PAYLOAD bytes
+        return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId, length);
+    }
+
+    private int write(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
+                      int parentClassIndex, int parentInstanceId, int length) {
         try {
             long logger = loggerHandle;
             if (logger == 0) {
@@ -250,7 +264,6 @@ final class WindowsProvider implements ProviderBackend {
                 return Win32Error.INVALID_PARAMETER;
             }
             WindowsScratch s = (WindowsScratch) scratch;
-            int length = s.payload().position();
             return instanceId != 0
                     ? writeInstance(logger, s, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId, length)
                     : writePlain(logger, s, type, level, version, classIndex, length);

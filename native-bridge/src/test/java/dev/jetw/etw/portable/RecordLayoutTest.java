@@ -93,6 +93,33 @@ class RecordLayoutTest {
         }
     }
 
+    /**
+     * A payload passed as a word (the small-event path) gives the same record, byte for byte, as
+     * the same bytes passed in a buffer, for every length 0-8; bytes of the word beyond the length
+     * do not reach the file.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 1, 2, 3, 4, 5, 6, 7, 8})
+    void aPayloadWordGivesTheSameRecordAsThoseBytesInABuffer(int length) {
+        long word = 0x8877665544332211L; // every byte set, so a missing mask shows
+        ByteBuffer payload = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, word);
+        long[] fromBuffer = new long[20];
+        long[] fromWord = new long[20];
+        java.util.Arrays.fill(fromBuffer, -1L);
+        java.util.Arrays.fill(fromWord, -1L);
+        EncodedGuid cls = EncodedGuid.of(UUID.randomUUID());
+        EncodedGuid parent = EncodedGuid.of(UUID.randomUUID());
+        int expectedEnd = EtlRecordWriter.putInstance(fromBuffer, 8, 2, 4, 0, 11, 12, 99L, cls, 5, 6, parent, payload, length);
+        int at = EtlRecordWriter.putInstanceHeader(fromWord, 8, 2, 4, 0, 11, 12, 99L, cls, 5, 6, parent, length);
+        assertEquals(8 + 0x48, at, "the payload follows the 0x48-byte header");
+        assertEquals(expectedEnd, EtlRecordWriter.putPayloadWord(fromWord, at, word, length));
+        assertArrayEquals(fromBuffer, fromWord);
+        ByteBuffer bytes = bytesOf(fromWord);
+        for (int i = length; i < (length == 0 ? 0 : 8); i++) {
+            assertEquals(0, bytes.get(at + i), "pad byte " + i);
+        }
+    }
+
     @Test
     void fullHeaderRecordHasMarker0xC014AndGuidAt0x18() {
         ByteBuffer payload = ByteBuffer.allocate(44);

@@ -373,6 +373,23 @@ class WindowsProviderTest {
         assertArrayEquals(payloadBytes(big), c.payload, "the whole payload, read through the pointer");
     }
 
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void aSmallWriteHandsTheWordsLowBytesToTraceEventInstance(EtwLayout layout) throws EtwException {
+        register(layout);
+        rec.enable(LOGGER, 5, 0);
+        WindowsScratch s = (WindowsScratch) provider.newScratch();
+        int id = provider.newInstanceId(s, 0);
+        s.payload(16).putLong(-1L); // a staged payload in progress: writeSmall must leave its position alone
+        assertTrue(provider.writeSmall(s, EventType.END, TraceLevel.INFORMATION, 0, id, -1, 0, 0x0000_0000_1234_5678L, 6));
+        RecordingNativeEtw.Call c = rec.last("TraceEventInstance");
+        assertEquals(6, c.headerBytes().getInt(64), "MOF Length = the small payload's length");
+        assertEquals(s.payloadAddress, c.headerBytes().getLong(56), "MOF DataPtr = the payload memory");
+        assertArrayEquals(new byte[]{0x78, 0x56, 0x34, 0x12, 0, 0}, c.payload, "method id, then an empty UTF-16 string");
+        assertEquals(8, s.payload().position(), "the staged payload's position is untouched");
+        assertEquals(1, provider.eventsWritten());
+    }
+
     @Test
     void theProviderEnabledBeforeRegistrationLearnsTheBufferSize() throws EtwException {
         rec = new RecordingNativeEtw(EtwLayout.X64);

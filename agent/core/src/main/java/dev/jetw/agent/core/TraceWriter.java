@@ -11,6 +11,8 @@ import java.nio.ByteBuffer;
  * The hot path: turns advice calls into MethodCall START / END / CHECKPOINT events
  * (JetwSchema payloads) through the classic provider. After a thread's first event nothing here
  * allocates, locks or blocks. A filtered call costs the provider's level check, a field read.
+ * START and a normal END, nearly every event, carry at most 8 payload bytes and go through
+ * {@link ClassicProvider#writeSmall}, which skips payload staging.
  *
  * <p>Tokens handed to the advice: {@code instanceId << 32 | slot << 16 | depth}, depth >= 1, so 0
  * means "nothing written". The slot finds the thread's context without a second ThreadLocal
@@ -21,6 +23,10 @@ import java.nio.ByteBuffer;
 final class TraceWriter implements CallHandler {
 
     private static final int CALL = JetwSchema.METHOD_CALL_INDEX;
+    /** START: u32 methodId. */
+    private static final int START_PAYLOAD = 4;
+    /** END of a normal return: u32 methodId, then "" as UTF-16Z (one u16 zero). */
+    private static final int RETURN_PAYLOAD = 6;
 
     private final ClassicProvider provider;
     private final byte[] levels;
@@ -52,10 +58,8 @@ final class TraceWriter implements CallHandler {
             nameThread(c);
             int parent = c.depth > 0 ? c.instanceIds[c.depth - 1] : 0;
             int instanceId = provider.newInstanceId(c.scratch, CALL);
-            ByteBuffer p = c.scratch.payload();
-            p.clear();
-            p.putInt(methodId);
-            provider.write(c.scratch, EventType.START, level, CALL, instanceId, parent == 0 ? -1 : CALL, parent);
+            provider.writeSmall(c.scratch, EventType.START, level, CALL, instanceId, parent == 0 ? -1 : CALL, parent,
+                    methodId & 0xFFFFFFFFL, START_PAYLOAD);
             int depth = c.push(instanceId, methodId, level);
             return ((long) instanceId << 32) | (long) c.slot << 16 | depth;
         } finally {
@@ -82,11 +86,17 @@ final class TraceWriter implements CallHandler {
             if (thrown != null && exceptionLevel < level) {
                 level = exceptionLevel;
             }
-            String exception = thrown == null ? "" : thrown.getClass().getName();
-            ByteBuffer p = c.scratch.payload(4 + Payloads.utf16zBytes(exception));
-            p.putInt(methodId);
-            Payloads.putUtf16z(p, exception);
-            provider.write(c.scratch, EventType.END, level, CALL, instanceId, parent == 0 ? -1 : CALL, parent);
+            if (thrown == null) {
+                // The method id, then the empty exception class: its UTF-16 terminator is the word's zero bytes 4-5.
+                provider.writeSmall(c.scratch, EventType.END, level, CALL, instanceId, parent == 0 ? -1 : CALL, parent,
+                        methodId & 0xFFFFFFFFL, RETURN_PAYLOAD);
+            } else {
+                String exception = thrown.getClass().getName();
+                ByteBuffer p = c.scratch.payload(4 + Payloads.utf16zBytes(exception));
+                p.putInt(methodId);
+                Payloads.putUtf16z(p, exception);
+                provider.write(c.scratch, EventType.END, level, CALL, instanceId, parent == 0 ? -1 : CALL, parent);
+            }
         } finally {
             c.busy = false;
         }
