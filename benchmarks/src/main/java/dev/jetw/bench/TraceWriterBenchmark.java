@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The portable backend's write path without instrumentation: one START + END pair (the payloads
- * the agent writes for a normal return) per operation. Run with -t 1 and -t 2 for the writer
+ * the agent writes for a normal return, the way it writes them) per operation. Run with -t 1 and -t 2 for the writer
  * throughput; {@link #reportBytesPerEvent} prints the bytes on disk per event at tear-down.
  *
  * <p>{@code mode=sequential} (default) writes a file, so a writer faster than the disk runs out of
@@ -101,16 +101,41 @@ public class TraceWriterBenchmark {
 
     private static final int METHOD_ID = 42;
 
+    /**
+     * {@code word}: the payloads as one word each ({@link ClassicProvider#writeSmall}), as the agent
+     * writes START and a normal END; {@code buffer}: staged in the scratch's payload buffer
+     * ({@link ClassicProvider#write}), as every event was written before writeSmall, and as
+     * checkpoints and exception ENDs still are.
+     */
+    @State(Scope.Benchmark)
+    public static class PayloadPath {
+        @Param({"word"})
+        public String payload;
+        boolean word;
+
+        @Setup(Level.Trial)
+        public void check() {
+            if (!payload.equals("word") && !payload.equals("buffer")) {
+                throw new IllegalArgumentException("payload=" + payload + ": allowed word, buffer");
+            }
+            word = payload.equals("word");
+        }
+    }
+
     @Benchmark
-    public boolean startEnd(Session session, Writer writer) {
+    public boolean startEnd(Session session, Writer writer, PayloadPath path) {
         ClassicProvider p = session.provider;
         EventScratch s = writer.scratch;
         int id = p.newInstanceId(s, JetwSchema.METHOD_CALL_INDEX);
-        ByteBuffer payload = s.payload();
-        payload.clear();
+        if (path.word) {
+            p.writeSmall(s, EventType.START, TraceLevel.INFORMATION, JetwSchema.METHOD_CALL_INDEX, id, -1, 0, METHOD_ID, 4);
+            return p.writeSmall(s, EventType.END, TraceLevel.INFORMATION, JetwSchema.METHOD_CALL_INDEX, id, -1, 0,
+                    METHOD_ID, 6); // method id, then "" as UTF-16Z
+        }
+        ByteBuffer payload = s.payload(8);
         payload.putInt(METHOD_ID);
         p.write(s, EventType.START, TraceLevel.INFORMATION, JetwSchema.METHOD_CALL_INDEX, id, -1, 0);
-        payload.clear();
+        payload = s.payload(8);
         payload.putInt(METHOD_ID);
         payload.putChar('\0');
         return p.write(s, EventType.END, TraceLevel.INFORMATION, JetwSchema.METHOD_CALL_INDEX, id, -1, 0);

@@ -141,55 +141,85 @@ final class PortableSession {
             eventsLost.increment();
             return Win32Error.BUSY;
         }
+        int code = Win32Error.SUCCESS;
         try {
-            // Register before testing 'closed': stop sets 'closed' before it visits the scratches,
-            // so either this write sees 'closed' or stop sees this scratch.
-            if (scratch.registeredWith != this) {
-                scratch.registeredWith = this;
-                scratches.add(scratch);
-            }
-            if (closed) {
-                return Win32Error.INVALID_HANDLE;
-            }
-            if (logFull) {
-                eventsLost.increment();
-                return Win32Error.LOG_FILE_FULL;
-            }
             TraceBuffer b = scratch.buffer;
-            if (b != null && scratch.bufferSession != this) {
-                scratch.bufferSession.handOff(b); // a buffer of the session the provider left
-                scratch.buffer = null;
-                b = null;
+            // Nearly every event finds its scratch registered and holding a buffer of this session with
+            // room; everything else is in bufferFor, kept out of here so that the JIT inlines this path.
+            if (scratch.registeredWith != this || scratch.bufferSession != this || b == null || b.remaining() < space
+                    || closed || logFull) {
+                code = bufferFor(scratch, space);
+                b = scratch.buffer;
             }
-            if (b == null || b.remaining() < space) {
-                if (b != null) {
-                    handOff(b);
-                    scratch.buffer = null;
-                }
-                b = acquire();
-                if (b == null) {
-                    logger.requestCollect();
-                    eventsLost.increment();
-                    return realTime != null && !realTime.hasConsumer() ? Win32Error.LOG_FILE_FULL
-                            : Win32Error.NOT_ENOUGH_MEMORY;
-                }
-                scratch.buffer = b;
-                scratch.bufferSession = this;
+            if (code == Win32Error.SUCCESS) {
+                append(b, classGuid, parentGuid, type, level, version, threadId, instanceId, parentInstanceId,
+                        payload, payloadWord, length);
             }
-            long ts = clock.now();
-            int at = instance
-                    ? EtlRecordWriter.putInstanceHeader(b.words, b.used, type, level, version, threadId, processId, ts,
-                            classGuid, instanceId, parentInstanceId, parentGuid, length)
-                    : EtlRecordWriter.putFullHeader(b.words, b.used, type, level, version, threadId, processId, ts,
-                            classGuid, length);
-            b.used = payload != null ? EtlRecordWriter.putPayload(b.words, at, payload, length)
-                    : EtlRecordWriter.putPayloadWord(b.words, at, payloadWord, length);
-            b.events++;
-            b.lastTimeStamp = ts;
-            return Win32Error.SUCCESS;
         } finally {
             scratch.release();
         }
+        return code;
+    }
+
+    /** Encodes one record at the end of {@code b}, which has room for it, with the time stamp of now. */
+    private void append(TraceBuffer b, EncodedGuid classGuid, EncodedGuid parentGuid, int type, int level, int version,
+                        int threadId, int instanceId, int parentInstanceId, ByteBuffer payload, long payloadWord,
+                        int length) {
+        long ts = clock.now();
+        int at = instanceId != 0
+                ? EtlRecordWriter.putInstanceHeader(b.words, b.used, type, level, version, threadId, processId, ts,
+                        classGuid, instanceId, parentInstanceId, parentGuid, length)
+                : EtlRecordWriter.putFullHeader(b.words, b.used, type, level, version, threadId, processId, ts,
+                        classGuid, length);
+        b.used = payload != null ? EtlRecordWriter.putPayload(b.words, at, payload, length)
+                : EtlRecordWriter.putPayloadWord(b.words, at, payloadWord, length);
+        b.events++;
+        b.lastTimeStamp = ts;
+    }
+
+    /**
+     * The uncommon part of {@link #write}, with the scratch's owner flag held: registers the scratch
+     * with this session, refuses the write when the session is stopping or its log is full, and
+     * makes sure {@code scratch.buffer} is a buffer of this session with {@code space} bytes free
+     * (handing on a full one or one of another session, taking a free one). Returns the Win32 code
+     * of the write: SUCCESS when the event can be written.
+     */
+    private int bufferFor(PortableScratch scratch, int space) {
+        // Register before testing 'closed': stop sets 'closed' before it visits the scratches,
+        // so either this write sees 'closed' or stop sees this scratch.
+        if (scratch.registeredWith != this) {
+            scratch.registeredWith = this;
+            scratches.add(scratch);
+        }
+        if (closed) {
+            return Win32Error.INVALID_HANDLE;
+        }
+        if (logFull) {
+            eventsLost.increment();
+            return Win32Error.LOG_FILE_FULL;
+        }
+        TraceBuffer b = scratch.buffer;
+        if (b != null && scratch.bufferSession != this) {
+            scratch.bufferSession.handOff(b); // a buffer of the session the provider left
+            scratch.buffer = null;
+            b = null;
+        }
+        if (b == null || b.remaining() < space) {
+            if (b != null) {
+                handOff(b);
+                scratch.buffer = null;
+            }
+            b = acquire();
+            if (b == null) {
+                logger.requestCollect();
+                eventsLost.increment();
+                return realTime != null && !realTime.hasConsumer() ? Win32Error.LOG_FILE_FULL
+                        : Win32Error.NOT_ENOUGH_MEMORY;
+            }
+            scratch.buffer = b;
+            scratch.bufferSession = this;
+        }
+        return Win32Error.SUCCESS;
     }
 
     /**
