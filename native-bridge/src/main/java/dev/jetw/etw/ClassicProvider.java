@@ -140,9 +140,10 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
 
     /**
      * Writes one event whose payload is the low {@code length} bytes (0 to 8) of {@code payload},
-     * little-endian ({@code scratch.payload()} is neither read nor changed): the fast path for the
-     * small events that are most of a trace, such as a START carrying a method id. Eight bytes are
-     * under every session's size limit (buffers are at least 4 KB), so nothing is ever cut.
+     * little-endian: the fast path for the small events that are most of a trace, such as a START
+     * carrying a method id. Eight bytes are under every session's size limit (buffers are at least
+     * 4 KB), so nothing is ever cut. {@code scratch.payload()} is not read, but a backend may use
+     * its memory: stage a payload for {@link #write} after a writeSmall, not before it.
      *
      * @return as {@link #write}; a {@code length} outside 0..8 is refused (counted as dropped)
      */
