@@ -98,6 +98,20 @@ class ClassicProviderSmallWriteTest {
         assertEquals(0, provider.eventsWritten());
     }
 
+    /** The SPI is public: a backend called directly (not through ClassicProvider) refuses a length over 8 too. */
+    @Test
+    void thePortableBackendRefusesALengthOverEightOnItsOwn() throws EtwException {
+        EtwBackend etw = EtwBackends.create("portable");
+        ProviderBackend backend = etw.registerProvider(UUID.randomUUID(), List.of(UUID.randomUUID()), provider);
+        try {
+            EventScratch s = backend.newScratch();
+            assertEquals(Win32Error.INVALID_PARAMETER, backend.writeSmall(s, EventType.START, 4, 0, 0, 1, -1, 0, WORD, 9));
+            assertEquals(Win32Error.INVALID_PARAMETER, backend.writeSmall(s, EventType.START, 4, 0, 0, 1, -1, 0, WORD, -1));
+        } finally {
+            backend.unregister();
+        }
+    }
+
     @Test
     void aThrowingBackendIsCountedAsDroppedAndNothingEscapes() {
         recorder.failure = new IllegalStateException("backend bug");

@@ -390,6 +390,29 @@ class WindowsProviderTest {
         assertEquals(1, provider.eventsWritten());
     }
 
+    /** The SPI is public: the backend itself, called without ClassicProvider, refuses a word payload over 8 bytes. */
+    @Test
+    void theBackendRefusesASmallPayloadOverEightBytesWithoutCallingEtw() throws EtwException {
+        register(EtwLayout.X64);
+        rec.enable(LOGGER, 5, 0);
+        dev.jetw.etw.ProviderBackend direct = backend.registerProvider(UUID.randomUUID(), List.of(METHOD),
+                new dev.jetw.etw.EnableListener() {
+                    @Override
+                    public void onEnable(int level, int flags, long handle) {
+                    }
+
+                    @Override
+                    public void onDisable() {
+                    }
+                });
+        EventScratch s = direct.newScratch();
+        int before = rec.calls("TraceEventInstance").size();
+        assertEquals(Win32Error.INVALID_PARAMETER, direct.writeSmall(s, EventType.END, 4, 0, 0, 1, -1, 0, 1L, 9));
+        assertEquals(Win32Error.INVALID_PARAMETER, direct.writeSmall(s, EventType.END, 4, 0, 0, 1, -1, 0, 1L, -1));
+        assertEquals(before, rec.calls("TraceEventInstance").size(), "no TraceEventInstance for a refused write");
+        direct.unregister();
+    }
+
     @Test
     void theProviderEnabledBeforeRegistrationLearnsTheBufferSize() throws EtwException {
         rec = new RecordingNativeEtw(EtwLayout.X64);
