@@ -32,32 +32,12 @@ public final class EtlRecordWriter {
     }
 
     /**
-     * Writes an EVENT_INSTANCE_GUID_HEADER record at byte offset {@code pos} (8-aligned; the words
-     * must hold {@link #instanceRecordSpace} bytes there); returns the byte offset after it. Pad
-     * bytes are zero, as ETW pads.
+     * Writes the header of an EVENT_INSTANCE_GUID_HEADER record at byte offset {@code pos}
+     * (8-aligned; the words must hold {@link #instanceRecordSpace} bytes there), for a payload of
+     * {@code payloadLength} bytes that the caller writes next with {@link #putPayload} or
+     * {@link #putPayloadWord}; returns the byte offset of the payload.
      *
      * @param parentGuid the parent's event class, {@link EncodedGuid#ZERO} for none
-     * @param payload    little-endian or not; bytes 0 to {@code payloadLength} are the payload
-     */
-    public static int putInstance(long[] words, int pos, int type, int level, int version, int threadId,
-                                  int processId, long timeStamp, EncodedGuid classGuid, int instanceId,
-                                  int parentInstanceId, EncodedGuid parentGuid, ByteBuffer payload, int payloadLength) {
-        int at = putInstanceHeader(words, pos, type, level, version, threadId, processId, timeStamp, classGuid,
-                instanceId, parentInstanceId, parentGuid, payloadLength);
-        return putPayload(words, at, payload, payloadLength);
-    }
-
-    /** Writes an EVENT_TRACE_HEADER record at byte offset {@code pos}; returns the byte offset after it. */
-    public static int putFull(long[] words, int pos, int type, int level, int version, int threadId,
-                              int processId, long timeStamp, EncodedGuid classGuid, ByteBuffer payload, int payloadLength) {
-        int at = putFullHeader(words, pos, type, level, version, threadId, processId, timeStamp, classGuid, payloadLength);
-        return putPayload(words, at, payload, payloadLength);
-    }
-
-    /**
-     * The header part of {@link #putInstance}, for a payload of {@code payloadLength} bytes that
-     * the caller writes next with {@link #putPayload} or {@link #putPayloadWord}; returns the byte
-     * offset of the payload.
      */
     public static int putInstanceHeader(long[] words, int pos, int type, int level, int version, int threadId,
                                         int processId, long timeStamp, EncodedGuid classGuid, int instanceId,
@@ -71,7 +51,7 @@ public final class EtlRecordWriter {
         return (w + 9) << 3;
     }
 
-    /** The header part of {@link #putFull}; returns the byte offset of the payload. */
+    /** Writes the header of an EVENT_TRACE_HEADER record at byte offset {@code pos}; returns the byte offset of the payload. */
     public static int putFullHeader(long[] words, int pos, int type, int level, int version, int threadId,
                                     int processId, long timeStamp, EncodedGuid classGuid, int payloadLength) {
         int w = pos >>> 3;
@@ -93,8 +73,9 @@ public final class EtlRecordWriter {
     }
 
     /**
-     * Copies the payload into the words from byte offset {@code pos} (8-aligned) on, the last
-     * word's pad zero; returns the byte offset after it.
+     * Copies the payload (little-endian or not: bytes 0 to {@code length}) into the words from byte
+     * offset {@code pos} (8-aligned) on, the last word's pad zero, as ETW pads; returns the byte
+     * offset after it.
      */
     public static int putPayload(long[] words, int pos, ByteBuffer payload, int length) {
         int w = pos >>> 3;

@@ -145,20 +145,16 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
      * 4 KB), so nothing is ever cut. {@code scratch.payload()} is not read, but a backend may use
      * its memory: stage a payload for {@link #write} after a writeSmall, not before it.
      *
-     * @return as {@link #write}; a {@code length} outside 0..8 is refused (counted as dropped)
+     * @return as {@link #write}; a {@code length} outside 0..8 is refused by the backend (counted as dropped)
      */
     public boolean writeSmall(EventScratch scratch, int type, int level, int classIndex, int instanceId,
                               int parentClassIndex, int parentInstanceId, long payload, int length) {
         int code;
-        if (length < 0 || length > 8) {
+        try {
+            code = backend.writeSmall(scratch, type, level, 0, classIndex, instanceId, parentClassIndex,
+                    parentInstanceId, payload, length);
+        } catch (RuntimeException e) {
             code = Win32Error.INVALID_PARAMETER;
-        } else {
-            try {
-                code = backend.writeSmall(scratch, type, level, 0, classIndex, instanceId, parentClassIndex,
-                        parentInstanceId, payload, length);
-            } catch (RuntimeException e) {
-                code = Win32Error.INVALID_PARAMETER;
-            }
         }
         return counted(scratch, code);
     }

@@ -42,13 +42,24 @@ public interface ProviderBackend {
      * plain END events, which are most events. Staging a few bytes in a {@code ByteBuffer} and
      * reading them back cost more than encoding the whole record, so the real backends take the
      * word straight into their record. This default stages it and calls {@link #write}.
+     *
+     * @return as {@link #write}; ERROR_INVALID_PARAMETER (87) for a {@code length} outside 0..8
+     *         ({@link #isSmallPayloadLength}), which every implementation must refuse
      */
     default int writeSmall(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
                            int parentClassIndex, int parentInstanceId, long payload, int length) {
+        if (!isSmallPayloadLength(length)) {
+            return Win32Error.INVALID_PARAMETER;
+        }
         ByteBuffer p = scratch.payload(8);
         p.putLong(payload);
         p.position(length);
         return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
+    }
+
+    /** True for the payload lengths {@link #writeSmall} takes: 0 to 8, the bytes of one {@code long}. */
+    static boolean isSmallPayloadLength(int length) {
+        return length >= 0 && length <= 8;
     }
 
     /** Largest payload in bytes that {@link #write} accepts for the session the provider logs to. */

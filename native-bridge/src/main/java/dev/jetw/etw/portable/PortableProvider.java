@@ -80,8 +80,8 @@ final class PortableProvider implements ProviderBackend {
     @Override
     public int writeSmall(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
                           int parentClassIndex, int parentInstanceId, long payload, int length) {
-        if (length < 0 || length > 8) {
-            return Win32Error.INVALID_PARAMETER; // the word holds 8 bytes; more would misstate the record's size
+        if (!ProviderBackend.isSmallPayloadLength(length)) {
+            return Win32Error.INVALID_PARAMETER; // more than the word's 8 bytes would misstate the record's size
         }
         return append(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId,
                 null, payload, length);

@@ -249,8 +249,8 @@ final class WindowsProvider implements ProviderBackend {
     @Override
     public int writeSmall(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
                           int parentClassIndex, int parentInstanceId, long payload, int length) {
-        if (length < 0 || length > 8) {
-            return Win32Error.INVALID_PARAMETER; // the word holds 8 bytes; more would send stale memory to ETW
+        if (!ProviderBackend.isSmallPayloadLength(length)) {
+            return Win32Error.INVALID_PARAMETER; // more than the word's 8 bytes would send stale memory to ETW
         }
         scratch.payload().putLong(0, payload); // the payload memory holds at least INITIAL_PAYLOAD bytes
         return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId, length);

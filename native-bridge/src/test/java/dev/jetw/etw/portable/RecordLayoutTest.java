@@ -33,12 +33,21 @@ class RecordLayoutTest {
         return buf;
     }
 
+    /** An instance record with its payload from a buffer, as the session writes one: header, then payload. */
+    private static int instance(long[] words, int pos, int type, int level, int version, int threadId, int processId,
+                                long timeStamp, EncodedGuid classGuid, int instanceId, int parentInstanceId,
+                                EncodedGuid parentGuid, ByteBuffer payload, int length) {
+        int at = EtlRecordWriter.putInstanceHeader(words, pos, type, level, version, threadId, processId, timeStamp,
+                classGuid, instanceId, parentInstanceId, parentGuid, length);
+        return EtlRecordWriter.putPayload(words, at, payload, length);
+    }
+
     @Test
     void instanceRecordMatchesWorkedExampleOfEtlFormat5() {
         ByteBuffer payload = ByteBuffer.wrap("com.example.Foo.bar()\0".getBytes(StandardCharsets.UTF_16LE));
         long[] words = new long[32];
         java.util.Arrays.fill(words, 0xEEEEEEEEEEEEEEEEL); // stale bytes: the pad must be zeroed
-        int next = EtlRecordWriter.putInstance(words, 0, 1, 4, 0, 0x1093, 0x1092, 0x3B9ACDE8L,
+        int next = instance(words, 0, 1, 4, 0, 0x1093, 0x1092, 0x3B9ACDE8L,
                 EncodedGuid.of(UUID.fromString("3b9c9951-3480-4220-9377-9c8e5184f5cd")), 1, 0, EncodedGuid.ZERO,
                 payload, 44);
         assertEquals(120, next);
@@ -76,7 +85,7 @@ class RecordLayoutTest {
         for (ByteBuffer payload : payloads) {
             long[] words = new long[24];
             java.util.Arrays.fill(words, -1L);
-            int next = EtlRecordWriter.putInstance(words, 8, 2, 5, 0, 1, 2, 3L, EncodedGuid.ZERO, 7, 0,
+            int next = instance(words, 8, 2, 5, 0, 1, 2, 3L, EncodedGuid.ZERO, 7, 0,
                     EncodedGuid.ZERO, payload, length);
             int end = 8 + 0x48 + length;
             assertEquals((end + 7) & ~7, next, payload.toString());
@@ -109,7 +118,7 @@ class RecordLayoutTest {
         java.util.Arrays.fill(fromWord, -1L);
         EncodedGuid cls = EncodedGuid.of(UUID.randomUUID());
         EncodedGuid parent = EncodedGuid.of(UUID.randomUUID());
-        int expectedEnd = EtlRecordWriter.putInstance(fromBuffer, 8, 2, 4, 0, 11, 12, 99L, cls, 5, 6, parent, payload, length);
+        int expectedEnd = instance(fromBuffer, 8, 2, 4, 0, 11, 12, 99L, cls, 5, 6, parent, payload, length);
         int at = EtlRecordWriter.putInstanceHeader(fromWord, 8, 2, 4, 0, 11, 12, 99L, cls, 5, 6, parent, length);
         assertEquals(8 + 0x48, at, "the payload follows the 0x48-byte header");
         assertEquals(expectedEnd, EtlRecordWriter.putPayloadWord(fromWord, at, word, length));
@@ -125,7 +134,8 @@ class RecordLayoutTest {
         ByteBuffer payload = ByteBuffer.allocate(44);
         long[] words = new long[16];
         UUID g = UUID.fromString("9b79ee91-b5fd-41c0-a243-4248e266e9d0");
-        int next = EtlRecordWriter.putFull(words, 0, 0x21, 3, 2, 7, 9, 42L, EncodedGuid.of(g), payload, 44);
+        int next = EtlRecordWriter.putPayload(words,
+                EtlRecordWriter.putFullHeader(words, 0, 0x21, 3, 2, 7, 9, 42L, EncodedGuid.of(g), 44), payload, 44);
         ByteBuffer buf = bytesOf(words);
         assertEquals(0xC014005C, buf.getInt(0));
         assertEquals(0x21, buf.get(4));
