@@ -27,6 +27,9 @@ public final class EtlTool {
             "  summary [--json] FILE...               session, time span, buffers, events per provider/type/level, events lost",
             "  dump [--json] FILE...                  one line per event (--json: one JSON object per line)",
             "  tree [--slowest] [--thread TID] FILE...  per-thread call trees of jetw's START/END events with durations",
+            "  methods [--json] [--sort KEY] [--top N] [--thread TID] [--from MS] [--to MS] FILE...",
+            "                                         per method: calls, total/self/mean ms, p50/p90/p99/max, exceptions",
+            "                                         (KEY: total self calls mean p99 max exceptions; MS after session start)",
             "  chrome-trace [-o OUT.json] FILE...     Trace Event Format JSON for Perfetto UI / chrome://tracing",
             "exit status: 0 ok, 1 unreadable or corrupt file, 2 usage error, 3 truncated file (intact events still shown)");
 
@@ -53,14 +56,25 @@ public final class EtlTool {
         boolean slowest = false;
         Integer thread = null;
         Path output = null;
+        MethodsCommand.Options methods = new MethodsCommand.Options();
         List<Path> files = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
-            if (a.equals("--json") && (command.equals("summary") || command.equals("dump"))) {
+            if (a.equals("--json") && (command.equals("summary") || command.equals("dump") || command.equals("methods"))) {
                 json = true;
             } else if (a.equals("--slowest") && command.equals("tree")) {
                 slowest = true;
-            } else if (a.equals("--thread") && command.equals("tree")) {
+            } else if (command.equals("methods") && (a.equals("--sort") || a.equals("--top") || a.equals("--from")
+                    || a.equals("--to"))) {
+                if (i + 1 >= args.length) {
+                    return usage(err, a + " needs a value");
+                }
+                String v = args[++i];
+                String problem = methodsOption(methods, a, v);
+                if (problem != null) {
+                    return usage(err, problem);
+                }
+            } else if (a.equals("--thread") && (command.equals("tree") || command.equals("methods"))) {
                 if (i + 1 >= args.length) {
                     return usage(err, "--thread needs a thread id");
                 }
@@ -84,10 +98,12 @@ public final class EtlTool {
             case "summary":
             case "dump":
             case "tree":
+            case "methods":
             case "chrome-trace":
                 break;
             default:
-                return usage(err, "unknown command '" + command + "' (expected summary, dump, tree or chrome-trace)");
+                return usage(err, "unknown command '" + command
+                        + "' (expected summary, dump, tree, methods or chrome-trace)");
         }
         if (files.isEmpty()) {
             return usage(err, command + ": no FILE given");
@@ -102,8 +118,40 @@ public final class EtlTool {
                 return DumpCommand.run(files, json, out, err);
             case "tree":
                 return TreeCommand.run(files, slowest, thread, out, err);
+            case "methods":
+                methods.json = json;
+                methods.thread = thread;
+                if (methods.fromMs != null && methods.toMs != null && methods.fromMs >= methods.toMs) {
+                    return usage(err, "--from " + methods.fromMs + " must be before --to " + methods.toMs);
+                }
+                return MethodsCommand.run(files, methods, out, err);
             default:
                 return ChromeTraceCommand.run(files, output, out, err);
+        }
+    }
+
+    /** Applies one of methods' valued options; returns what is wrong with the value, or null. */
+    private static String methodsOption(MethodsCommand.Options o, String option, String value) {
+        try {
+            switch (option) {
+                case "--sort":
+                    if (!MethodsCommand.SORT_KEYS.contains(value)) {
+                        return "--sort '" + value + "': allowed " + String.join(", ", MethodsCommand.SORT_KEYS);
+                    }
+                    o.sort = value;
+                    return null;
+                case "--top":
+                    o.top = Integer.parseInt(value);
+                    return o.top >= 1 ? null : "--top " + value + ": allowed 1 or more";
+                case "--from":
+                    o.fromMs = Double.parseDouble(value);
+                    return o.fromMs >= 0 ? null : "--from " + value + ": allowed 0 or more (ms after the session start)";
+                default:
+                    o.toMs = Double.parseDouble(value);
+                    return o.toMs > 0 ? null : "--to " + value + ": allowed more than 0 (ms after the session start)";
+            }
+        } catch (NumberFormatException e) {
+            return option + " '" + value + "' is not a number";
         }
     }
 
