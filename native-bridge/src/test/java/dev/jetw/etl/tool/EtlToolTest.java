@@ -321,7 +321,7 @@ class EtlToolTest {
 
         // Corrupted: the buffer is skipped, the rest printed, exit 1.
         byte[] bad = amsi.clone();
-        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(65536 + 4, 0x7FFFFFF8);
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(65536 + 0x30, 0x7FFFFFF8); // Offset (0x30)
         Path corrupt = tmp.resolve("corrupt.etl");
         Files.write(corrupt, bad);
         Run c = run("summary", "--json", corrupt.toString());
