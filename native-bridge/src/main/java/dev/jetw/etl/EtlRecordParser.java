@@ -104,7 +104,7 @@ final class EtlRecordParser {
 
     private static String damaged(String what, int kept, int skipped) {
         return what + "; the " + kept + (kept == 1 ? " record" : " records") + " before it "
-                + (kept == 1 ? "is" : "are") + " kept, the last " + skipped + " bytes of the buffer are skipped";
+                + (kept == 1 ? "is" : "are") + " kept, the " + skipped + " bytes from there to Offset are skipped";
     }
 
     static int fixedHeaderSize(int headerType) {
