@@ -16,7 +16,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -54,8 +53,7 @@ public final class EtlReader implements Closeable {
     /** Upper bound on BufferSize accepted (MAX_ETW_BUFFER_SIZE is 16 MiB on Windows 8+). */
     static final int MAX_BUFFER_SIZE = 16 * 1024 * 1024;
     /** Problems listed one by one; a damaged file of thousands of buffers gets one more line counting the rest. */
-    public static final int MAX_PROBLEMS = 100;
-    private static final int LOGFILE_MODE_CIRCULAR = 0x2;
+    public static final int MAX_PROBLEMS = EtlProblemLog.MAX_LISTED;
 
     private final Path file;
     private final FileChannel channel;
@@ -69,12 +67,9 @@ public final class EtlReader implements Closeable {
     private final ByteBuffer buffer;
     private byte[] compressed = new byte[0];
     private final EtlRecordParser parser;
-    private final List<EtlProblem> problems = new ArrayList<>();
-    private int problemsNotListed;
-    private boolean notListedTruncated;
+    private final EtlProblemLog problems = new EtlProblemLog();
     private final ArrayDeque<EtlRecord> pending = new ArrayDeque<>();
     private int nextBuffer;
-    private int corruptBuffers;
     private int compressedBuffers;
 
     private EtlReader(Path file, FileChannel channel) throws IOException {
@@ -136,7 +131,8 @@ public final class EtlReader implements Closeable {
         this.buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
         this.time = TimestampConverter.of(header);
         this.parser = new EtlRecordParser(time);
-        this.buffers = Collections.unmodifiableList(indexBuffers());
+        this.buffers = Collections.unmodifiableList(
+                EtlBufferChain.walk(this::readFully, fileSize, capacity, header, problems));
     }
 
     /**
@@ -174,82 +170,6 @@ public final class EtlReader implements Closeable {
             ch.close();
         } catch (IOException ignored) {
             // already failing with a better message
-        }
-    }
-
-    /**
-     * Walks the buffer chain by each buffer's own BufferSize and reads every buffer header; data
-     * buffers are sorted by SequenceNumber after buffer 0. A header whose BufferSize cannot be right
-     * breaks the chain: in a file whose buffers so far all had the capacity as their size (every
-     * uncompressed writer), the walk steps over it by the capacity; otherwise the rest of the file
-     * cannot be located and is reported skipped.
-     */
-    private List<EtlBufferInfo> indexBuffers() throws IOException {
-        List<EtlBufferInfo> data = new ArrayList<>();
-        ByteBuffer h = ByteBuffer.allocate(EtlFormat.BUFFER_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-        EtlBufferInfo zero = null;
-        boolean uniform = true;
-        long off = 0;
-        int index = 0;
-        for (; off < fileSize; index++) {
-            if (fileSize - off < EtlFormat.BUFFER_HEADER_SIZE) {
-                problem(EtlProblem.Kind.TRUNCATED, off, String.format("truncated: the file ends %d bytes into buffer #%d"
-                        + " at offset 0x%x, inside its header; that buffer's events are lost", fileSize - off, index, off));
-                break;
-            }
-            h.clear();
-            readFully(h, off);
-            EtlBufferInfo b = new EtlBufferInfo(index, off, h);
-            int size = b.bufferSize();
-            String bad = null;
-            if (size < EtlFormat.BUFFER_HEADER_SIZE || size > MAX_BUFFER_SIZE) {
-                bad = "BufferSize " + size + " is outside [0x48, " + MAX_BUFFER_SIZE + "]";
-            } else if (uniform && index > 0 && size != capacity && !b.isCompressed()) {
-                bad = "BufferSize " + size + " differs from the " + capacity + " of every buffer before it";
-            }
-            if (bad != null) {
-                corruptBuffers++;
-                if (uniform && index > 0 && fileSize - off >= capacity) {
-                    problem(EtlProblem.Kind.CORRUPT_BUFFER, off, String.format("corrupt buffer #%d at offset 0x%x: %s;"
-                            + " its records are skipped, the next buffer is assumed %d bytes on", index, off, bad, capacity));
-                    off += capacity;
-                    continue;
-                }
-                problem(EtlProblem.Kind.CORRUPT_BUFFER, off, String.format("corrupt buffer #%d at offset 0x%x: %s;"
-                        + " the next buffer cannot be located, the last %d bytes of the file are skipped",
-                        index, off, bad, fileSize - off));
-                break;
-            }
-            if (size > fileSize - off) {
-                problem(EtlProblem.Kind.TRUNCATED, off, String.format("truncated: the file ends %d bytes into buffer #%d"
-                        + " at offset 0x%x (BufferSize %d); that buffer's events are lost", fileSize - off, index, off, size));
-                break;
-            }
-            uniform &= size == capacity;
-            if (index == 0) {
-                zero = b;
-            } else {
-                data.add(b);
-            }
-            off += size;
-        }
-        data.sort(Comparator.comparingLong(EtlBufferInfo::sequenceNumber));
-        data.add(0, zero);
-        if (off == fileSize && header.buffersWritten() > index && (header.logFileMode() & LOGFILE_MODE_CIRCULAR) == 0) {
-            problem(EtlProblem.Kind.TRUNCATED, fileSize, String.format(
-                    "truncated: the header says %d buffers were written, the file holds %d (ends at offset 0x%x)",
-                    header.buffersWritten(), index, fileSize));
-        }
-        return data;
-    }
-
-    /** Lists a problem, or counts it once {@link #MAX_PROBLEMS} are listed. */
-    private void problem(EtlProblem.Kind kind, long offset, String message) {
-        if (problems.size() < MAX_PROBLEMS) {
-            problems.add(new EtlProblem(kind, offset, message));
-        } else {
-            problemsNotListed++;
-            notListedTruncated |= kind == EtlProblem.Kind.TRUNCATED;
         }
     }
 
@@ -321,14 +241,12 @@ public final class EtlReader implements Closeable {
             if (damage == null) {
                 return;
             }
-            corruptBuffers++;
-            problem(EtlProblem.Kind.CORRUPT_BUFFER, info.fileOffset(), String.format(
+            problems.corrupt(info.fileOffset(), String.format(
                     "damaged record in buffer #%d at offset 0x%x (sequence %d): %s", info.fileIndex(), info.fileOffset(),
                     info.sequenceNumber(), damage));
             return;
         }
-        corruptBuffers++;
-        problem(EtlProblem.Kind.CORRUPT_BUFFER, info.fileOffset(), String.format(
+        problems.corrupt(info.fileOffset(), String.format(
                 "corrupt buffer #%d at offset 0x%x (sequence %d): %s; its records are skipped",
                 info.fileIndex(), info.fileOffset(), info.sequenceNumber(), bad));
     }
@@ -362,31 +280,16 @@ public final class EtlReader implements Closeable {
      * more, one last entry counts them.
      */
     public List<EtlProblem> problems() {
-        if (problemsNotListed == 0) {
-            return Collections.unmodifiableList(problems);
-        }
-        List<EtlProblem> all = new ArrayList<>(problems);
-        all.add(new EtlProblem(notListedTruncated ? EtlProblem.Kind.TRUNCATED : EtlProblem.Kind.CORRUPT_BUFFER,
-                problems.get(problems.size() - 1).offset(), problemsNotListed + " more problems are not listed (at most "
-                + MAX_PROBLEMS + " are); " + corruptBuffers + " corrupt buffers in all"));
-        return Collections.unmodifiableList(all);
+        return problems.list();
     }
 
     public boolean isTruncated() {
-        if (notListedTruncated) {
-            return true;
-        }
-        for (EtlProblem p : problems) {
-            if (p.kind() == EtlProblem.Kind.TRUNCATED) {
-                return true;
-            }
-        }
-        return false;
+        return problems.isTruncated();
     }
 
     /** Buffers skipped or cut short by damage (each also a problem, listed or counted). */
     public int corruptBuffers() {
-        return corruptBuffers;
+        return problems.corruptBuffers();
     }
 
     /** Compressed buffers met so far (decoded or not). */
