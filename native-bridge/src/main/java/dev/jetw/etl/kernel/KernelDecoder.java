@@ -33,7 +33,7 @@ public final class KernelDecoder {
         String note;
         try {
             note = decodeFields(c, r.type(), r.version() & 0xFF, f);
-        } catch (PayloadCursor.Short e) {
+        } catch (PayloadCursor.PayloadEnded e) {
             note = e.getMessage();
         }
         return new KernelEvent(r, c, KernelEventNames.name(c, r.type()), f.values, f.addresses, note);
@@ -60,59 +60,59 @@ public final class KernelDecoder {
             in = new PayloadCursor(r.userData(), pointerSize(r));
         }
 
-        void u8(String name) throws PayloadCursor.Short {
+        void u8(String name) throws PayloadCursor.PayloadEnded {
             values.put(name, (long) in.u8(name));
         }
 
-        void s8(String name) throws PayloadCursor.Short {
+        void s8(String name) throws PayloadCursor.PayloadEnded {
             values.put(name, (long) in.s8(name));
         }
 
-        void u16(String name) throws PayloadCursor.Short {
+        void u16(String name) throws PayloadCursor.PayloadEnded {
             values.put(name, (long) in.u16(name));
         }
 
-        void u32(String name) throws PayloadCursor.Short {
+        void u32(String name) throws PayloadCursor.PayloadEnded {
             values.put(name, in.u32(name));
         }
 
-        void s32(String name) throws PayloadCursor.Short {
+        void s32(String name) throws PayloadCursor.PayloadEnded {
             values.put(name, (long) in.s32(name));
         }
 
-        void u64(String name) throws PayloadCursor.Short {
+        void u64(String name) throws PayloadCursor.PayloadEnded {
             values.put(name, in.u64(name));
         }
 
-        void pointer(String name) throws PayloadCursor.Short {
+        void pointer(String name) throws PayloadCursor.PayloadEnded {
             values.put(name, in.pointer(name));
             addresses.add(name);
         }
 
         /** A pointer-sized slot holding a thread id (FileIo's TTID). */
-        void pointerSizedId(String name) throws PayloadCursor.Short {
+        void pointerSizedId(String name) throws PayloadCursor.PayloadEnded {
             values.put(name, in.pointer(name) & 0xFFFFFFFFL);
         }
 
-        void ansi(String name) throws PayloadCursor.Short {
+        void ansi(String name) throws PayloadCursor.PayloadEnded {
             values.put(name, in.ansiz(name));
         }
 
-        void utf16(String name) throws PayloadCursor.Short {
+        void utf16(String name) throws PayloadCursor.PayloadEnded {
             values.put(name, in.utf16z(name));
         }
 
-        void sid(String name) throws PayloadCursor.Short {
+        void sid(String name) throws PayloadCursor.PayloadEnded {
             values.put(name, in.sid(name));
         }
 
-        void reserved(int bytes, String name) throws PayloadCursor.Short {
+        void reserved(int bytes, String name) throws PayloadCursor.PayloadEnded {
             in.skip(bytes, name);
         }
     }
 
     /** Fills {@code f}; returns a note when the layout is not documented (null when decoded as documented). */
-    private static String decodeFields(KernelClass c, int type, int version, Fields f) throws PayloadCursor.Short {
+    private static String decodeFields(KernelClass c, int type, int version, Fields f) throws PayloadCursor.PayloadEnded {
         switch (c) {
             case PROCESS:
                 return process(type, version, f);
@@ -140,7 +140,7 @@ public final class KernelDecoder {
     }
 
     /** Process_V2/V3/V4_TypeGroup1 (Start, End, DCStart, DCEnd, Defunct), Process Terminate. */
-    private static String process(int type, int version, Fields f) throws PayloadCursor.Short {
+    private static String process(int type, int version, Fields f) throws PayloadCursor.PayloadEnded {
         if (type == 11) {
             f.u32("processId"); // not a documented MOF class: as TraceEvent's ProcessTerminate reads it
             return "Process/Terminate has no documented MOF class; processId as TraceEvent decodes it";
@@ -177,7 +177,7 @@ public final class KernelDecoder {
     }
 
     /** Thread_V2/V3_TypeGroup1 (Start, End, DCStart, DCEnd), CSwitch, ReadyThread. */
-    private static String thread(int type, int version, Fields f) throws PayloadCursor.Short {
+    private static String thread(int type, int version, Fields f) throws PayloadCursor.PayloadEnded {
         switch (type) {
             case 1:
             case 2:
@@ -236,7 +236,7 @@ public final class KernelDecoder {
     }
 
     /** Image_Load (Load, UnLoad, DCStart, DCEnd), versions 2 and 3. */
-    private static String image(int type, int version, Fields f) throws PayloadCursor.Short {
+    private static String image(int type, int version, Fields f) throws PayloadCursor.PayloadEnded {
         if (type != 10 && type != 2 && type != 3 && type != 4) {
             if (type == 33 || type == 34) {
                 f.pointer("imageBase"); // KernelBase / HypercallPage: one address (ntwmi.h names only)
@@ -259,7 +259,7 @@ public final class KernelDecoder {
     }
 
     /** DiskIo_TypeGroup1 (Read, Write), TypeGroup2 (ReadInit, WriteInit, FlushInit), TypeGroup3 (FlushBuffers). */
-    private static String diskIo(int type, int version, Fields f) throws PayloadCursor.Short {
+    private static String diskIo(int type, int version, Fields f) throws PayloadCursor.PayloadEnded {
         if (type < 10 || type > 15) {
             return null;
         }
@@ -295,7 +295,7 @@ public final class KernelDecoder {
     }
 
     /** FileIo_Name, FileIo_Create, FileIo_ReadWrite, FileIo_SimpleOp, FileIo_OpEnd. */
-    private static String fileIo(int type, Fields f) throws PayloadCursor.Short {
+    private static String fileIo(int type, Fields f) throws PayloadCursor.PayloadEnded {
         switch (type) {
             case 0:
             case 32:
@@ -342,7 +342,7 @@ public final class KernelDecoder {
     }
 
     /** PageFault_TypeGroup1 (types 10-15) and PageFault_HardFault (32). */
-    private static String pageFault(int type, Fields f) throws PayloadCursor.Short {
+    private static String pageFault(int type, Fields f) throws PayloadCursor.PayloadEnded {
         if (type >= 10 && type <= 15) {
             f.pointer("virtualAddress");
             f.pointer("programCounter");
@@ -358,7 +358,7 @@ public final class KernelDecoder {
     }
 
     /** PerfInfo_SampledProfile (46). */
-    private static String perfInfo(int type, Fields f) throws PayloadCursor.Short {
+    private static String perfInfo(int type, Fields f) throws PayloadCursor.PayloadEnded {
         if (type == 46) {
             f.pointer("instructionPointer");
             f.u32("threadId");
@@ -369,7 +369,7 @@ public final class KernelDecoder {
     }
 
     /** StackWalk_Event (32): time stamp of the event it belongs to, process, thread, then return addresses. */
-    private static String stackWalk(int type, Fields f) throws PayloadCursor.Short {
+    private static String stackWalk(int type, Fields f) throws PayloadCursor.PayloadEnded {
         if (type != 32) {
             return null;
         }

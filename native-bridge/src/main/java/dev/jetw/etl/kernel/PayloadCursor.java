@@ -4,16 +4,16 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Reads a kernel event's payload field by field, little-endian, with the record's pointer size.
- * Every read is bounds-checked: reading past the end throws {@link Short}, which the decoder turns
+ * Every read is bounds-checked: reading past the end throws {@link PayloadEnded}, which the decoder turns
  * into "payload ends before field X" while keeping the fields read so far.
  */
 final class PayloadCursor {
 
     /** The payload ends before the field being read. */
-    static final class Short extends Exception {
+    static final class PayloadEnded extends Exception {
         private static final long serialVersionUID = 1L;
 
-        Short(String message) {
+        PayloadEnded(String message) {
             super(message, null, false, false);
         }
     }
@@ -39,30 +39,30 @@ final class PayloadCursor {
         return pointerSize;
     }
 
-    private void need(int n, String field) throws Short {
+    private void need(int n, String field) throws PayloadEnded {
         if (data.length - pos < n) {
-            throw new Short("payload ends at byte " + data.length + ", inside or before field " + field);
+            throw new PayloadEnded("payload ends at byte " + data.length + ", inside or before field " + field);
         }
     }
 
-    int u8(String field) throws Short {
+    int u8(String field) throws PayloadEnded {
         need(1, field);
         return data[pos++] & 0xFF;
     }
 
-    int s8(String field) throws Short {
+    int s8(String field) throws PayloadEnded {
         need(1, field);
         return data[pos++];
     }
 
-    int u16(String field) throws Short {
+    int u16(String field) throws PayloadEnded {
         need(2, field);
         int v = (data[pos] & 0xFF) | (data[pos + 1] & 0xFF) << 8;
         pos += 2;
         return v;
     }
 
-    int s32(String field) throws Short {
+    int s32(String field) throws PayloadEnded {
         need(4, field);
         int v = (data[pos] & 0xFF) | (data[pos + 1] & 0xFF) << 8 | (data[pos + 2] & 0xFF) << 16 | data[pos + 3] << 24;
         pos += 4;
@@ -70,28 +70,28 @@ final class PayloadCursor {
     }
 
     /** An unsigned 32-bit value. */
-    long u32(String field) throws Short {
+    long u32(String field) throws PayloadEnded {
         return s32(field) & 0xFFFFFFFFL;
     }
 
-    long u64(String field) throws Short {
+    long u64(String field) throws PayloadEnded {
         long lo = u32(field);
         long hi = u32(field);
         return hi << 32 | lo;
     }
 
     /** A pointer-sized value (4 or 8 bytes by the record's header type), unsigned. */
-    long pointer(String field) throws Short {
+    long pointer(String field) throws PayloadEnded {
         return pointerSize == 8 ? u64(field) : u32(field);
     }
 
-    void skip(int n, String field) throws Short {
+    void skip(int n, String field) throws PayloadEnded {
         need(n, field);
         pos += n;
     }
 
     /** A NUL-terminated 8-bit string (Windows ANSI; decoded as Latin-1). A missing NUL ends at the payload end. */
-    String ansiz(String field) throws Short {
+    String ansiz(String field) throws PayloadEnded {
         need(1, field);
         int start = pos;
         while (pos < data.length && data[pos] != 0) {
@@ -105,7 +105,7 @@ final class PayloadCursor {
     }
 
     /** A NUL-terminated UTF-16LE string. A missing NUL ends at the payload end. */
-    String utf16z(String field) throws Short {
+    String utf16z(String field) throws PayloadEnded {
         need(2, field);
         StringBuilder s = new StringBuilder();
         while (data.length - pos >= 2) {
@@ -124,7 +124,7 @@ final class PayloadCursor {
      * A security identifier as kernel events log it: a 4-byte 0 when absent, else a TOKEN_USER
      * (2 pointers) followed by the SID (8 bytes + 4 per sub-authority). Returns the SID as "S-1-5-18".
      */
-    String sid(String field) throws Short {
+    String sid(String field) throws PayloadEnded {
         need(4, field);
         if (data[pos] == 0 && data[pos + 1] == 0 && data[pos + 2] == 0 && data[pos + 3] == 0) {
             pos += 4;
