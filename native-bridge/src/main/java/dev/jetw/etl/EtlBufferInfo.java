@@ -42,11 +42,12 @@ public final class EtlBufferInfo {
         return fileOffset;
     }
 
+    /** BufferSize (0x00): the bytes this buffer occupies in the file, header included (less than the capacity when compressed). */
     public int bufferSize() {
         return bufferSize;
     }
 
-    /** Valid bytes of the buffer including its 0x48-byte header. */
+    /** SavedOffset (0x04): usually equal to {@link #offset()}, not always (relogged files); records end at Offset. */
     public int savedOffset() {
         return savedOffset;
     }
@@ -72,7 +73,7 @@ public final class EtlBufferInfo {
         return state;
     }
 
-    /** The "offset when flushing" (0x30); equal to SavedOffset in uncompressed files. */
+    /** Offset (0x30): the bytes used in the (decompressed) buffer, header included; the records end here. */
     public int offset() {
         return offset;
     }

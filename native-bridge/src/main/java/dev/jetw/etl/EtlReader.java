@@ -1,5 +1,8 @@
 package dev.jetw.etl;
 
+import dev.jetw.etl.lz77.Lz77Exception;
+import dev.jetw.etl.lz77.PlainLz77;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,14 +16,21 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 
 /**
- * Streaming reader of uncompressed .etl files, 64-bit and 32-bit, written by Windows or by jetw.
+ * Streaming reader of .etl files, 64-bit and 32-bit, written by Windows (also relogged and compressed
+ * files) or by jetw.
  *
- * <p><b>Memory:</b> one buffer (BufferSize bytes) and the records decoded from it, plus a small index
- * of the buffer headers (one {@link EtlBufferInfo} per buffer). The file is never read whole.
+ * <p><b>Buffers as on disk</b> (etl-format.md §13): buffers follow each other with no gap, each as long
+ * as its own BufferSize; the logfile header's BufferSize is only the capacity (an upper bound on a
+ * buffer's used bytes). A buffer's records end at its Offset (0x30), not at SavedOffset. A buffer
+ * flagged ETW_BUFFER_FLAG_COMPRESSED holds its 0x48-byte header as is, then an [MS-XCA] Plain LZ77
+ * stream that decodes to Offset − 0x48 bytes ({@link PlainLz77}).
+ *
+ * <p><b>Memory:</b> one buffer of capacity bytes (plus, for compressed files, one array for a
+ * buffer's compressed bytes) and the records decoded from it, plus a small index of the buffer
+ * headers (one {@link EtlBufferInfo} per buffer). The file is never read whole.
  *
  * <p><b>Order:</b> {@link #next()} returns the records of buffer 0 (the header buffer) first, then the
  * other buffers in ascending SequenceNumber (ties in file order), and the records of one buffer in
@@ -30,18 +40,20 @@ import java.util.List;
  * of writing, so the wrapped file comes out oldest buffer first.
  *
  * <p><b>Damage:</b> a file that cannot be an .etl file (missing, too short, first record not the
- * logfile header, compressed buffers) fails {@link #open} with an {@link EtlFileException}. A file
- * that ends inside a buffer, or holds fewer buffers than its header says, yields every intact
- * buffer and reports a {@link EtlProblem.Kind#TRUNCATED} problem. A buffer whose header or record
- * chain is inconsistent is skipped whole and reported as {@link EtlProblem.Kind#CORRUPT_BUFFER};
- * reading goes on with the next buffer. Records of an undecoded type are counted
- * ({@link #unknownRecords()}) and skipped.
+ * logfile header) fails {@link #open} with an {@link EtlFileException}. A file that ends inside a
+ * buffer, or holds fewer buffers than its header says, yields every intact buffer and reports a
+ * {@link EtlProblem.Kind#TRUNCATED} problem. A buffer whose header is inconsistent, or whose
+ * compressed stream does not decode, is skipped whole; a damaged record ends its buffer, the records
+ * before it are kept; both are {@link EtlProblem.Kind#CORRUPT_BUFFER} problems, and reading goes on
+ * with the next buffer. Records of an undecoded type are counted ({@link #unknownRecords()}) and
+ * skipped. At most {@link #MAX_PROBLEMS} problems are listed; the rest are counted in one last line.
  */
 public final class EtlReader implements Closeable {
 
     /** Upper bound on BufferSize accepted (MAX_ETW_BUFFER_SIZE is 16 MiB on Windows 8+). */
     static final int MAX_BUFFER_SIZE = 16 * 1024 * 1024;
-    private static final int LOGFILE_MODE_CIRCULAR = 0x2;
+    /** Problems listed one by one; a damaged file of thousands of buffers gets one more line counting the rest. */
+    public static final int MAX_PROBLEMS = EtlProblemLog.MAX_LISTED;
 
     private final Path file;
     private final FileChannel channel;
@@ -49,12 +61,16 @@ public final class EtlReader implements Closeable {
     private final TimestampConverter time;
     private final List<EtlBufferInfo> buffers;
     private final long fileSize;
+    /** Capacity of a buffer in memory: the logfile header's BufferSize. */
+    private final int capacity;
+    private final byte[] data;
     private final ByteBuffer buffer;
+    private byte[] compressed = new byte[0];
     private final EtlRecordParser parser;
-    private final List<EtlProblem> problems = new ArrayList<>();
+    private final EtlProblemLog problems = new EtlProblemLog();
     private final ArrayDeque<EtlRecord> pending = new ArrayDeque<>();
     private int nextBuffer;
-    private int corruptBuffers;
+    private int compressedBuffers;
 
     private EtlReader(Path file, FileChannel channel) throws IOException {
         this.file = file;
@@ -81,41 +97,48 @@ public final class EtlReader implements Closeable {
         }
         EtlBufferInfo firstBuffer = new EtlBufferInfo(0, 0, first);
         if (firstBuffer.isCompressed()) {
-            throw compressed(file, 0);
+            throw new EtlFileException(file, 0, "not an .etl file: the header buffer is flagged compressed"
+                    + " (BufferFlag 0x" + Integer.toHexString(firstBuffer.bufferFlag()) + "); Windows never compresses it");
         }
-        int bufferSize = firstBuffer.bufferSize();
+        int onDisk = firstBuffer.bufferSize();
+        int used = firstBuffer.offset();
         int recordSize = first.getShort(markerOffset + 4) & 0xFFFF;
         int lfhSize = is64 ? EtlFormat.LOGFILE_HEADER64_SIZE : EtlFormat.LOGFILE_HEADER32_SIZE;
         if (recordSize < EtlFormat.SYSTEM_HEADER_SIZE + lfhSize) {
             throw new EtlFileException(file, markerOffset, "not an .etl file: logfile-header record size " + recordSize
                     + " is below the " + (EtlFormat.SYSTEM_HEADER_SIZE + lfhSize) + " of its fixed part");
         }
-        if (bufferSize < markerOffset + recordSize || bufferSize > MAX_BUFFER_SIZE || bufferSize % 8 != 0) {
-            throw new EtlFileException(file, 0, "not an .etl file: BufferSize " + bufferSize
-                    + " of the first buffer is not a multiple of 8 between " + (markerOffset + recordSize)
-                    + " and " + MAX_BUFFER_SIZE);
+        if (used < markerOffset + recordSize || used > onDisk || onDisk > MAX_BUFFER_SIZE) {
+            throw new EtlFileException(file, 0, "not an .etl file: the header buffer's Offset " + used
+                    + " and BufferSize " + onDisk + " do not hold its " + recordSize + "-byte logfile header (Offset must be"
+                    + " in [" + (markerOffset + recordSize) + ", BufferSize], BufferSize at most " + MAX_BUFFER_SIZE + ")");
         }
-        if (fileSize < bufferSize) {
+        if (fileSize < onDisk) {
             throw new EtlFileException(file, fileSize, "truncated inside the header buffer: the file has "
-                    + fileSize + " bytes, the first buffer alone needs " + bufferSize);
+                    + fileSize + " bytes, the first buffer alone needs " + onDisk);
         }
-        this.buffer = ByteBuffer.allocate(bufferSize).order(ByteOrder.LITTLE_ENDIAN);
-        buffer.clear();
-        readFully(buffer, 0);
-        this.header = new EtlLogfileInfo(buffer, markerOffset, markerOffset + recordSize, is64);
-        if (header.bufferSize() != bufferSize) {
-            throw new EtlFileException(file, markerOffset + EtlFormat.SYSTEM_HEADER_SIZE,
-                    "logfile header BufferSize " + header.bufferSize() + " differs from the first buffer's " + bufferSize);
+        ByteBuffer zero = ByteBuffer.allocate(used).order(ByteOrder.LITTLE_ENDIAN);
+        readFully(zero, 0);
+        this.header = new EtlLogfileInfo(zero, markerOffset, markerOffset + recordSize, is64);
+        int declared = header.bufferSize();
+        if (declared < used || declared > MAX_BUFFER_SIZE || declared % 8 != 0) {
+            throw new EtlFileException(file, markerOffset + EtlFormat.SYSTEM_HEADER_SIZE, "not an .etl file: logfile"
+                    + " header BufferSize " + declared + " is not a multiple of 8 between the header buffer's Offset "
+                    + used + " and " + MAX_BUFFER_SIZE);
         }
+        this.capacity = declared;
+        this.data = new byte[capacity];
+        this.buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
         this.time = TimestampConverter.of(header);
         this.parser = new EtlRecordParser(time);
-        this.buffers = Collections.unmodifiableList(indexBuffers(bufferSize));
+        this.buffers = Collections.unmodifiableList(
+                EtlBufferChain.walk(this::readFully, fileSize, capacity, header, problems));
     }
 
     /**
      * Opens {@code file} and reads its header buffer and the header of every buffer.
      *
-     * @throws EtlFileException if the file is missing, unreadable, not an .etl file or compressed
+     * @throws EtlFileException if the file is missing, unreadable or not an .etl file
      */
     public static EtlReader open(Path file) throws EtlFileException {
         if (Files.isDirectory(file)) {
@@ -150,50 +173,6 @@ public final class EtlReader implements Closeable {
         }
     }
 
-    private static EtlFileException compressed(Path file, long offset) {
-        return new EtlFileException(file, offset, "compressed buffer (BufferFlag 0x40, as the Relogger writes):"
-                + " LZXPRESS-compressed .etl files are not supported by this reader;"
-                + " relog without compression (e.g. tracerpt FILE -of EVTX, or xperf -merge) to read it");
-    }
-
-    /** Reads every buffer header; data buffers are sorted by SequenceNumber after buffer 0. */
-    private List<EtlBufferInfo> indexBuffers(int bufferSize) throws IOException {
-        long whole = fileSize / bufferSize;
-        long rest = fileSize % bufferSize;
-        if (whole > Integer.MAX_VALUE) {
-            throw new EtlFileException(file, -1, "too many buffers: " + whole);
-        }
-        List<EtlBufferInfo> data = new ArrayList<>();
-        ByteBuffer h = ByteBuffer.allocate(EtlFormat.BUFFER_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-        EtlBufferInfo zero = null;
-        for (int i = 0; i < whole; i++) {
-            long off = (long) i * bufferSize;
-            h.clear();
-            readFully(h, off);
-            EtlBufferInfo b = new EtlBufferInfo(i, off, h);
-            if (b.isCompressed()) {
-                throw compressed(file, off);
-            }
-            if (i == 0) {
-                zero = b;
-            } else {
-                data.add(b);
-            }
-        }
-        data.sort(Comparator.comparingLong(EtlBufferInfo::sequenceNumber));
-        data.add(0, zero);
-        if (rest != 0) {
-            problems.add(new EtlProblem(EtlProblem.Kind.TRUNCATED, whole * bufferSize, String.format(
-                    "truncated: the file ends %d bytes into buffer #%d at offset 0x%x (BufferSize %d); that buffer's"
-                            + " events are lost", rest, whole, whole * bufferSize, bufferSize)));
-        } else if (header.buffersWritten() > whole && (header.logFileMode() & LOGFILE_MODE_CIRCULAR) == 0) {
-            problems.add(new EtlProblem(EtlProblem.Kind.TRUNCATED, fileSize, String.format(
-                    "truncated: the header says %d buffers were written, the file holds %d (ends at offset 0x%x)",
-                    header.buffersWritten(), whole, fileSize)));
-        }
-        return data;
-    }
-
     private void readFully(ByteBuffer dst, long position) throws IOException {
         long p = position;
         while (dst.hasRemaining()) {
@@ -222,7 +201,7 @@ public final class EtlReader implements Closeable {
         return fileSize;
     }
 
-    /** Headers of the intact buffers, in reading order: buffer 0, then by SequenceNumber. */
+    /** Headers of the buffers found whole in the file, in reading order: buffer 0, then by SequenceNumber. */
     public List<EtlBufferInfo> buffers() {
         return buffers;
     }
@@ -243,50 +222,84 @@ public final class EtlReader implements Closeable {
     }
 
     private void readBuffer(EtlBufferInfo info) throws IOException {
-        buffer.clear();
-        readFully(buffer, info.fileOffset());
-        int size = buffer.capacity();
+        int used = info.offset();
         String bad = null;
-        if (info.bufferSize() != size) {
-            bad = "BufferSize " + info.bufferSize() + " differs from the file's " + size;
-        } else if (info.savedOffset() < EtlFormat.BUFFER_HEADER_SIZE || info.savedOffset() > size
-                || info.savedOffset() % 8 != 0) {
-            bad = String.format("SavedOffset 0x%x is not a multiple of 8 within [0x48, 0x%x]", info.savedOffset(), size);
-        } else if (info.offset() != info.savedOffset()) {
-            bad = String.format("SavedOffset 0x%x differs from Offset 0x%x", info.savedOffset(), info.offset());
+        if (used < EtlFormat.BUFFER_HEADER_SIZE || used > capacity || used % 8 != 0) {
+            bad = String.format("Offset 0x%x is not a multiple of 8 within [0x48, 0x%x] (the capacity)", used, capacity);
+        } else if (info.isCompressed()) {
+            bad = decompress(info);
+        } else if (used > info.bufferSize()) {
+            bad = String.format("Offset 0x%x is past the buffer's BufferSize 0x%x", used, info.bufferSize());
+        } else {
+            ByteBuffer dst = ByteBuffer.wrap(data, 0, used);
+            readFully(dst, info.fileOffset());
         }
         if (bad == null) {
-            try {
-                List<EtlRecord> out = new ArrayList<>();
-                parser.parseBuffer(buffer, info.savedOffset(), info.fileOffset(), info.fileIndex(), out);
-                pending.addAll(out);
+            List<EtlRecord> out = new ArrayList<>();
+            String damage = parser.parseBuffer(buffer, used, info.fileOffset(), info.fileIndex(), out);
+            pending.addAll(out);
+            if (damage == null) {
                 return;
-            } catch (EtlRecordParser.CorruptBufferException e) {
-                bad = e.getMessage();
             }
+            problems.corrupt(info.fileOffset(), String.format(
+                    "damaged record in buffer #%d at offset 0x%x (sequence %d): %s", info.fileIndex(), info.fileOffset(),
+                    info.sequenceNumber(), damage));
+            return;
         }
-        corruptBuffers++;
-        problems.add(new EtlProblem(EtlProblem.Kind.CORRUPT_BUFFER, info.fileOffset(), String.format(
+        problems.corrupt(info.fileOffset(), String.format(
                 "corrupt buffer #%d at offset 0x%x (sequence %d): %s; its records are skipped",
-                info.fileIndex(), info.fileOffset(), info.sequenceNumber(), bad)));
+                info.fileIndex(), info.fileOffset(), info.sequenceNumber(), bad));
     }
 
-    /** Damage found so far (truncation at open; corrupt buffers as they are reached). */
+    /** Decodes a compressed buffer into {@link #data}; returns what is wrong with it, or null. */
+    private String decompress(EtlBufferInfo info) throws IOException {
+        compressedBuffers++;
+        int size = info.bufferSize();
+        if (compressed.length < size) {
+            compressed = new byte[size];
+        }
+        readFully(ByteBuffer.wrap(compressed, 0, size), info.fileOffset());
+        System.arraycopy(compressed, 0, data, 0, EtlFormat.BUFFER_HEADER_SIZE);
+        int expected = info.offset() - EtlFormat.BUFFER_HEADER_SIZE;
+        try {
+            int n = PlainLz77.decompress(compressed, EtlFormat.BUFFER_HEADER_SIZE, size - EtlFormat.BUFFER_HEADER_SIZE,
+                    data, EtlFormat.BUFFER_HEADER_SIZE, expected);
+            if (n != expected) {
+                return "compressed data decodes to " + n + " bytes, Offset 0x" + Integer.toHexString(info.offset())
+                        + " says " + expected;
+            }
+            return null;
+        } catch (Lz77Exception e) {
+            return "compressed data (Plain LZ77) does not decode: " + e.getMessage();
+        }
+    }
+
+    /**
+     * Damage found so far (truncation and broken buffer chain at open; corrupt buffers and damaged
+     * records as they are reached). At most {@link #MAX_PROBLEMS} are listed one by one; if there were
+     * more, one last entry counts them.
+     */
     public List<EtlProblem> problems() {
-        return Collections.unmodifiableList(problems);
+        return problems.list();
     }
 
     public boolean isTruncated() {
-        for (EtlProblem p : problems) {
-            if (p.kind() == EtlProblem.Kind.TRUNCATED) {
-                return true;
-            }
-        }
-        return false;
+        return problems.isTruncated();
     }
 
+    /** Buffers skipped or cut short by damage (each also a problem, listed or counted). */
     public int corruptBuffers() {
-        return corruptBuffers;
+        return problems.corruptBuffers();
+    }
+
+    /** Compressed buffers met so far (decoded or not). */
+    public int compressedBuffers() {
+        return compressedBuffers;
+    }
+
+    /** The logfile header's BufferSize: the most bytes a buffer holds once decoded. */
+    public int bufferCapacity() {
+        return capacity;
     }
 
     /** Records of a header type the reader does not decode, skipped so far. */

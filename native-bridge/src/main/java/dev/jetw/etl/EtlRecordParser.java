@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Decodes the record chain of one buffer (etl-format.md §3, §5-§7). A chain that does not fit its
- * buffer raises {@link CorruptBufferException}; records of a type the reader does not decode are
- * counted and skipped by their Size, or the rest of the buffer is skipped when they have none.
+ * Decodes the record chain of one buffer (etl-format.md §3, §5-§7). A record that does not fit its
+ * buffer, or a dword that is no record header, ends the chain: the records before it are kept and the
+ * damage is reported to the caller. Records of a header type the reader does not decode are counted
+ * and skipped by their Size.
  */
 final class EtlRecordParser {
 
@@ -19,7 +20,7 @@ final class EtlRecordParser {
     private static final int EXTENDED_INFO = 0x0001;
     private static final int LINKAGE = 0x0001;
 
-    /** The record chain of a buffer is inconsistent; the whole buffer is dropped. */
+    /** A record's inner structure (its extended items) does not fit the record. */
     static final class CorruptBufferException extends Exception {
         private static final long serialVersionUID = 1L;
 
@@ -42,35 +43,37 @@ final class EtlRecordParser {
 
     /**
      * Parses the records in [{@link EtlFormat#BUFFER_HEADER_SIZE}, end) of {@code buf}, a buffer at file
-     * offset {@code bufferOffset}. Nothing is added to {@code out} if the buffer is corrupt.
+     * offset {@code bufferOffset}, adding each intact record to {@code out}. A damaged record ends the
+     * buffer: the records before it are kept, and the damage is returned (null when there is none).
      */
-    void parseBuffer(ByteBuffer buf, int end, long bufferOffset, int bufferIndex, List<EtlRecord> out)
-            throws CorruptBufferException {
-        List<EtlRecord> records = new ArrayList<>();
-        int unknown = 0;
+    String parseBuffer(ByteBuffer buf, int end, long bufferOffset, int bufferIndex, List<EtlRecord> out) {
         int pos = EtlFormat.BUFFER_HEADER_SIZE;
+        int kept = 0;
         while (pos < end) {
+            String damage;
             if (end - pos < 4) {
-                throw new CorruptBufferException(String.format("%d stray bytes at buffer offset 0x%x before its end 0x%x",
-                        end - pos, pos, end));
+                damage = String.format("%d stray bytes at buffer offset 0x%x before its end 0x%x", end - pos, pos, end);
+                return damaged(damage, kept, end - pos);
             }
             int marker = buf.getInt(pos);
             if (marker == END_OF_DATA) {
-                break; // the 0xFF fill: some writers leave SavedOffset past the last record
+                break; // the 0xFF fill: some writers leave Offset past the last record
             }
             int flags = marker >>> 24;
             int headerType = (marker >>> 16) & 0xFF;
             int fixed = fixedHeaderSize(headerType);
             if ((flags & 0x80) == 0) {
-                unknown++; // not a trace header at all: nothing tells where the next record starts
-                break;
+                // Not a trace header: nothing tells where the next record starts.
+                return damaged(String.format("dword 0x%08x at buffer offset 0x%x is not a record header", marker, pos),
+                        kept, end - pos);
             }
             if (fixed < 0 || flags != EtlFormat.MARKER_FLAGS) {
-                unknown++;
                 int size = marker & 0xFFFF;
                 if (size < 8 || pos + size > end) {
-                    break;
+                    return damaged(String.format("record of unknown type 0x%08x at buffer offset 0x%x has size %d"
+                            + " (needs 8..%d)", marker, pos, size, end - pos), kept, end - pos);
                 }
+                unknownRecords++;
                 pos += EtlFormat.align8(size);
                 continue;
             }
@@ -78,9 +81,8 @@ final class EtlRecordParser {
             int size = (sizeAtPacket ? buf.getShort(pos + 4) : buf.getShort(pos)) & 0xFFFF;
             int header = fixed + (sizeAtPacket ? systemExtraBytes(marker & 0xFFFF) : 0);
             if (size < header || pos + size > end) {
-                throw new CorruptBufferException(String.format(
-                        "%s record at buffer offset 0x%x has size %d (needs %d..%d)",
-                        EtlHeaderTypes.name(headerType), pos, size, header, end - pos));
+                return damaged(String.format("%s record at buffer offset 0x%x has size %d (needs %d..%d)",
+                        EtlHeaderTypes.name(headerType), pos, size, header, end - pos), kept, end - pos);
             }
             EtlRecord r = new EtlRecord();
             r.headerType = headerType;
@@ -88,12 +90,21 @@ final class EtlRecordParser {
             r.size = size;
             r.fileOffset = bufferOffset + pos;
             r.bufferIndex = bufferIndex;
-            decode(buf, pos, size, header, r);
-            records.add(r);
+            try {
+                decode(buf, pos, size, header, r);
+            } catch (CorruptBufferException e) {
+                return damaged(e.getMessage(), kept, end - pos);
+            }
+            out.add(r);
+            kept++;
             pos += EtlFormat.align8(size);
         }
-        unknownRecords += unknown;
-        out.addAll(records);
+        return null;
+    }
+
+    private static String damaged(String what, int kept, int skipped) {
+        return what + "; the " + kept + (kept == 1 ? " record" : " records") + " before it "
+                + (kept == 1 ? "is" : "are") + " kept, the " + skipped + " bytes from there to Offset are skipped";
     }
 
     static int fixedHeaderSize(int headerType) {

@@ -154,11 +154,17 @@ public final class EtlFixtureBuilder {
         return b.array();
     }
 
-    /** A SYSTEM (0x20), COMPACT (0x18) or PERFINFO (0x10) record with the given payload. */
+    /** A SYSTEM (0x20), COMPACT (0x18) or PERFINFO (0x10) record with the given payload, Version word 2. */
     public static byte[] systemLike(int headerType, int group, int type, int tid, int pid, long ts, byte[] payload) {
+        return systemLike(headerType, 2, group, type, tid, pid, ts, payload);
+    }
+
+    /** As above with the given Version word (its low byte is the MOF class version of kernel events). */
+    public static byte[] systemLike(int headerType, int version, int group, int type, int tid, int pid, long ts,
+                                    byte[] payload) {
         int fixed = headerType <= 2 ? 0x20 : headerType <= 4 ? 0x18 : 0x10;
         ByteBuffer b = le(fixed + payload.length);
-        b.putShort(0, (short) 2);
+        b.putShort(0, (short) version);
         b.put(2, (byte) headerType);
         b.put(3, (byte) 0xC0);
         b.putShort(4, (short) (fixed + payload.length));

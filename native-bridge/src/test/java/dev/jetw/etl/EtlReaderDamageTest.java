@@ -73,10 +73,11 @@ class EtlReaderDamageTest {
     }
 
     @Test
-    void aBufferWithAFlippedSavedOffsetIsSkippedAndCounted() throws IOException {
+    void aBufferWithAFlippedOffsetIsSkippedAndCounted() throws IOException {
+        // Records end at Offset (0x30), per etl-format.md §13; the reader once used SavedOffset (0x04).
         byte[] bytes = amsi();
         ByteBuffer bb = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        int at = B + EtlFormat.BH_SAVED_OFFSET; // buffer #1 (11 events)
+        int at = B + EtlFormat.BH_OFFSET; // buffer #1 (11 events)
         bb.putInt(at, bb.getInt(at) ^ 0x10000); // one bit: 30776 -> 96312, past the buffer
         try (EtlReader r = EtlReader.open(write("flip.etl", bytes))) {
             List<EtlRecord> all = readAll(r);
@@ -86,23 +87,36 @@ class EtlReaderDamageTest {
             EtlProblem p = r.problems().get(0);
             assertEquals(EtlProblem.Kind.CORRUPT_BUFFER, p.kind());
             assertEquals(B, p.offset());
-            assertTrue(p.message().contains("buffer #1 at offset 0x10000") && p.message().contains("SavedOffset"),
+            assertTrue(p.message().contains("buffer #1 at offset 0x10000") && p.message().contains("Offset 0x17838"),
                     p.message());
         }
     }
 
     @Test
-    void aSavedOffsetThatCutsARecordIsCaughtByTheRecordChain() throws IOException {
+    void savedOffsetIsNotWhereRecordsEnd() throws IOException {
         byte[] bytes = amsi();
         ByteBuffer bb = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        int buffer = 5 * B; // buffer #5: 4 events, SavedOffset 12928
-        bb.putInt(buffer + EtlFormat.BH_SAVED_OFFSET, 12928 - 8); // aligned, in range, both fields agree
-        bb.putInt(buffer + EtlFormat.BH_OFFSET, 12928 - 8);
+        bb.putInt(B + EtlFormat.BH_SAVED_OFFSET, 0x48); // as if empty: Offset still says 30776
+        try (EtlReader r = EtlReader.open(write("saved.etl", bytes))) {
+            assertEquals(19, events(readAll(r)));
+            assertTrue(r.problems().isEmpty(), r.problems().toString());
+        }
+    }
+
+    @Test
+    void anOffsetThatCutsARecordKeepsTheRecordsBeforeIt() throws IOException {
+        // Before turn 2 the whole buffer was dropped; its intact records are now kept and the damage reported.
+        byte[] bytes = amsi();
+        ByteBuffer bb = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        int buffer = 5 * B; // buffer #5: 4 events, Offset 12928
+        bb.putInt(buffer + EtlFormat.BH_SAVED_OFFSET, 12928 - 8);
+        bb.putInt(buffer + EtlFormat.BH_OFFSET, 12928 - 8); // aligned, in range: cuts the last record
         try (EtlReader r = EtlReader.open(write("cutrec.etl", bytes))) {
-            assertEquals(19 - 4, events(readAll(r)));
+            assertEquals(19 - 1, events(readAll(r)));
             assertEquals(1, r.corruptBuffers());
-            assertTrue(r.problems().get(0).message().contains("runs") || r.problems().get(0).message().contains("size"),
-                    r.problems().toString());
+            String m = r.problems().get(0).message();
+            assertTrue(m.startsWith("damaged record in buffer #5 at offset 0x50000") && m.contains("has size")
+                    && m.contains("the 3 records before it are kept"), m);
         }
     }
 
@@ -120,16 +134,19 @@ class EtlReaderDamageTest {
     }
 
     @Test
-    void compressedBuffersAreRejectedNamingTheFileAndOffset() throws IOException {
+    void aBufferFlaggedCompressedThatIsNotIsACorruptBuffer() throws IOException {
         byte[] bytes = amsi();
         ByteBuffer bb = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        bb.putShort(2 * B + EtlFormat.BH_BUFFER_FLAG, (short) 0x61);
-        Path f = write("compressed.etl", bytes);
-        EtlFileException e = assertThrows(EtlFileException.class, () -> EtlReader.open(f));
-        assertTrue(e.getMessage().startsWith(f.toString()), e.getMessage());
-        assertTrue(e.getMessage().contains("0x20000") && e.getMessage().contains("compressed")
-                && e.getMessage().contains("not supported"), e.getMessage());
-        assertEquals(2L * B, e.offset());
+        bb.putShort(2 * B + EtlFormat.BH_BUFFER_FLAG, (short) 0x61); // buffer #2: 1 event, plain records
+        try (EtlReader r = EtlReader.open(write("compressed.etl", bytes))) {
+            assertEquals(19 - 1, events(readAll(r)));
+            assertEquals(1, r.corruptBuffers());
+            assertEquals(1, r.compressedBuffers());
+            EtlProblem p = r.problems().get(0);
+            assertEquals(2L * B, p.offset());
+            assertTrue(p.message().startsWith("corrupt buffer #2 at offset 0x20000") && p.message().contains("compressed"),
+                    p.message());
+        }
     }
 
     @Test

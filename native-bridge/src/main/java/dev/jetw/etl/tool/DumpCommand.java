@@ -2,18 +2,23 @@ package dev.jetw.etl.tool;
 
 import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
+import dev.jetw.etl.kernel.KernelClass;
+import dev.jetw.etl.kernel.KernelDecoder;
+import dev.jetw.etl.kernel.KernelEvent;
 import dev.jetw.etw.EventType;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code dump [--json] FILE...}: one line per event (every record but the logfile header), in reader
  * order (buffer SequenceNumber order). jetw's own events are decoded per JetwSchema, with method
  * names from the Method rundown and thread names from the Thread rundown (a first pass over the
- * file collects them, so names written late still resolve); other payloads are shown in hex.
+ * file collects them, so names written late still resolve); kernel events are named by class and type
+ * ("Thread/CSwitch") with their fields decoded ({@link KernelDecoder}); other payloads are shown in hex.
  */
 final class DumpCommand {
 
@@ -51,6 +56,10 @@ final class DumpCommand {
         if (r.eventName() != null) {
             return r.eventName();
         }
+        String kernel = KernelDecoder.eventName(r);
+        if (kernel != null) {
+            return KernelClass.of(r).displayName() + "/" + kernel;
+        }
         if (r.group() >= 0) {
             return "group 0x" + Integer.toHexString(r.group()) + " type 0x" + Integer.toHexString(r.type());
         }
@@ -77,6 +86,10 @@ final class DumpCommand {
         if (cls == null) {
             cls = Text.knownProvider(r.guid());
         }
+        KernelEvent k = KernelDecoder.decode(r);
+        if (cls == null && k != null) {
+            cls = k.kernelClass().displayName();
+        }
         if (cls != null) {
             s.append(' ').append(cls);
         }
@@ -87,6 +100,8 @@ final class DumpCommand {
         JetwEvent e = JetwEvent.decode(r);
         if (e != null) {
             s.append("  ").append(jetwText(e, names));
+        } else if (k != null && !k.fields().isEmpty()) {
+            s.append("  ").append(k.toString().substring(k.fullName().length() + 1));
         } else if (r.userData().length > 0) {
             s.append("  data ").append(Text.hex(r.userData()));
         }
@@ -124,6 +139,10 @@ final class DumpCommand {
         w.field("headerTypeName", r.headerTypeName());
         w.name("guid").value(r.guid() == null ? null : r.guid().toString());
         String provider = r.providerName() != null ? r.providerName() : Text.knownProvider(r.guid());
+        KernelEvent k = KernelDecoder.decode(r);
+        if (provider == null && k != null) {
+            provider = k.kernelClass().displayName();
+        }
         if (provider != null) {
             w.field("provider", provider);
         }
@@ -178,8 +197,44 @@ final class DumpCommand {
             }
             w.endObject();
         } else {
+            if (k != null) {
+                kernelJson(w, k);
+            }
             w.field("data", Text.hex(r.userData()));
         }
         return w.endObject().toString();
+    }
+
+    /** "kernel": class, its GUID, event name, version and the decoded fields by MOF property name. */
+    private static void kernelJson(JsonWriter w, KernelEvent k) {
+        w.name("kernel").beginObject();
+        w.field("class", k.kernelClass().displayName());
+        w.field("classGuid", k.kernelClass().guid().toString());
+        w.field("event", k.eventName());
+        w.field("version", k.version());
+        w.name("fields").beginObject();
+        for (Map.Entry<String, Object> f : k.fields().entrySet()) {
+            Object v = f.getValue();
+            if (v instanceof long[]) {
+                w.name(f.getKey()).beginArray();
+                for (long a : (long[]) v) {
+                    w.value("0x" + Long.toHexString(a));
+                }
+                w.endArray();
+            } else if (v instanceof String) {
+                w.field(f.getKey(), (String) v);
+            } else if (k.isAddress(f.getKey())) {
+                w.field(f.getKey(), "0x" + Long.toHexString((Long) v));
+            } else if (v == null) {
+                w.name(f.getKey()).value(null);
+            } else {
+                w.field(f.getKey(), (Long) v);
+            }
+        }
+        w.endObject();
+        if (k.decodeNote() != null) {
+            w.field("note", k.decodeNote());
+        }
+        w.endObject();
     }
 }

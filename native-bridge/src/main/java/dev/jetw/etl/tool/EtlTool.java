@@ -11,9 +11,10 @@ import java.util.List;
  * ({@code java -jar jetw-agent.jar etl ...}, or this class's main with the command first).
  *
  * <p>Exit status: 0 success; 1 a file could not be read (missing, not .etl, compressed) or had
- * corrupt buffers (their events are skipped, the rest is printed); 2 usage error; 3 a file was
- * truncated (the events of its intact buffers are printed, then the warning). With several files the
- * worst status wins: 1 over 3 over 0.
+ * corrupt buffers or damaged records (their events are skipped, the rest is printed); 2 usage error;
+ * 3 a file is incomplete: truncated (the events of its intact buffers are printed, then the warning),
+ * or, for summary, events lost per the logfile header or jetw START/END counts unequal. With several
+ * files the worst status wins: 1 over 3 over 0.
  */
 public final class EtlTool {
 
@@ -21,6 +22,8 @@ public final class EtlTool {
     public static final int BAD_FILE = 1;
     public static final int USAGE = 2;
     public static final int TRUNCATED = 3;
+    /** The same status as {@link #TRUNCATED}: the trace is incomplete (events lost, or jetw calls unbalanced). */
+    public static final int INCOMPLETE = TRUNCATED;
 
     static final String USAGE_TEXT = String.join("\n",
             "usage: jetw etl <command> [options] FILE...",
@@ -31,7 +34,8 @@ public final class EtlTool {
             "                                         per method: calls, total/self/mean ms, p50/p90/p99/max, exceptions",
             "                                         (KEY: total self calls mean p99 max exceptions; MS after session start)",
             "  chrome-trace [-o OUT.json] FILE...     Trace Event Format JSON for Perfetto UI / chrome://tracing",
-            "exit status: 0 ok, 1 unreadable or corrupt file, 2 usage error, 3 truncated file (intact events still shown)");
+            "exit status: 0 ok, 1 unreadable or corrupt file, 2 usage error, 3 incomplete trace: truncated file, or"
+                    + " (summary) events lost or unbalanced jetw START/END (intact events still shown)");
 
     private EtlTool() {
     }

@@ -5,11 +5,14 @@ import dev.jetw.etl.EtlLogfileInfo;
 import dev.jetw.etl.EtlProblem;
 import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
+import dev.jetw.etl.kernel.KernelClass;
+import dev.jetw.etl.kernel.KernelDecoder;
 import dev.jetw.etw.EventType;
 import dev.jetw.etw.TraceLevel;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -33,6 +36,9 @@ final class SummaryCommand {
         final Map<Integer, Long> types = new TreeMap<>();
         final Map<Integer, Long> levels = new TreeMap<>();
         final Map<Integer, Long> headerTypes = new TreeMap<>();
+        final Map<String, Long> kernelEvents = new TreeMap<>();
+        long callStarts;
+        long callEnds;
 
         void add(EtlRecord r) {
             headerTypes.merge(r.headerType(), 1L, Long::sum);
@@ -43,11 +49,24 @@ final class SummaryCommand {
             firstEvent = Math.min(firstEvent, r.fileTime());
             lastEvent = Math.max(lastEvent, r.fileTime());
             UUID g = r.guid();
+            KernelClass kernel = KernelClass.of(r);
+            if (kernel != null) {
+                g = kernel.guid(); // kernel records carry no GUID: their MOF class's
+                kernelEvents.merge(kernel.displayName() + "/" + KernelDecoder.eventName(r), 1L, Long::sum);
+            }
+            JetwEvent jetw = JetwEvent.decode(r);
+            if (jetw != null && jetw.kind == JetwEvent.Kind.CALL_START) {
+                callStarts++;
+            } else if (jetw != null && jetw.kind == JetwEvent.Kind.CALL_END) {
+                callEnds++;
+            }
             String key = g == null ? "none" : g.toString();
             providers.merge(key, 1L, Long::sum);
             if (!providerNames.containsKey(key)) {
                 String name = r.providerName() != null ? r.providerName() : Text.knownProvider(g);
-                if (name == null && g == null && r.group() >= 0) {
+                if (name == null && kernel != null) {
+                    name = kernel.displayName();
+                } else if (name == null && g == null && r.group() >= 0) {
                     name = "kernel group 0x" + Integer.toHexString(r.group());
                 }
                 if (name != null) {
@@ -65,18 +84,40 @@ final class SummaryCommand {
     static int run(List<Path> files, boolean json, PrintStream out, PrintStream err) {
         int status = EtlTool.OK;
         for (Path f : files) {
-            status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
+            status = EtlTool.worse(status, EtlFileRun.runReporting(f, err, reader -> {
                 Counts c = new Counts();
                 for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
                     c.add(r);
                 }
-                out.println(json ? json(reader, c) : text(reader, c));
+                List<String> lost = lossProblems(reader.header(), c);
+                out.println(json ? json(reader, c, lost) : text(reader, c, lost));
+                return lost;
             }));
         }
         return status;
     }
 
-    private static String json(EtlReader reader, Counts c) {
+    /**
+     * Loss the file itself declares (the logfile header's EventsLost / BuffersLost) and jetw calls
+     * whose START and END counts differ (END lost, or calls still running when the session stopped).
+     */
+    static List<String> lossProblems(EtlLogfileInfo h, Counts c) {
+        List<String> out = new ArrayList<>();
+        if (h.eventsLost() != 0 || h.buffersLost() != 0) {
+            out.add("events lost: the logfile header says " + Integer.toUnsignedString(h.eventsLost())
+                    + " events and " + Integer.toUnsignedString(h.buffersLost())
+                    + " buffers were lost while tracing; they are in no buffer of this file");
+        }
+        if (c.callStarts != c.callEnds) {
+            out.add("unbalanced jetw calls: " + c.callStarts + " START and " + c.callEnds + " END events ("
+                    + (c.callStarts > c.callEnds ? (c.callStarts - c.callEnds) + " calls without END: still running at"
+                    + " stop, or their END was lost" : (c.callEnds - c.callStarts) + " ENDs without START: START lost")
+                    + ")");
+        }
+        return out;
+    }
+
+    private static String json(EtlReader reader, Counts c, List<String> lost) {
         EtlLogfileInfo h = reader.header();
         JsonWriter w = new JsonWriter().beginObject();
         w.field("file", reader.file().toString());
@@ -92,6 +133,7 @@ final class SummaryCommand {
         w.field("eventsLost", h.eventsLost());
         w.field("buffersLost", h.buffersLost());
         w.field("buffers", reader.buffers().size());
+        w.field("compressedBuffers", reader.compressedBuffers());
         w.field("buffersWritten", h.buffersWritten());
         w.field("bufferSize", h.bufferSize());
         w.field("pointerSize", h.pointerSize());
@@ -109,6 +151,13 @@ final class SummaryCommand {
             w.field(e.getKey(), e.getValue());
         }
         w.endObject();
+        w.name("kernelEvents").beginObject();
+        for (Map.Entry<String, Long> e : c.kernelEvents.entrySet()) {
+            w.field(e.getKey(), e.getValue());
+        }
+        w.endObject();
+        w.field("callStarts", c.callStarts);
+        w.field("callEnds", c.callEnds);
         w.name("types").beginObject();
         for (Map.Entry<Integer, Long> e : c.types.entrySet()) {
             w.field(e.getKey().toString(), e.getValue());
@@ -131,11 +180,14 @@ final class SummaryCommand {
         for (EtlProblem p : reader.problems()) {
             w.value(p.message());
         }
+        for (String p : lost) {
+            w.value(p);
+        }
         w.endArray();
         return w.endObject().toString();
     }
 
-    private static String text(EtlReader reader, Counts c) {
+    private static String text(EtlReader reader, Counts c, List<String> lost) {
         EtlLogfileInfo h = reader.header();
         StringBuilder s = new StringBuilder();
         line(s, "file", reader.file().toString());
@@ -154,7 +206,8 @@ final class SummaryCommand {
         line(s, "clock", clock(h) + "; " + h.numberOfProcessors() + " CPUs; pointer size " + h.pointerSize()
                 + "; OS " + h.majorVersion() + "." + h.minorVersion() + " build " + h.providerVersion());
         line(s, "buffers", reader.buffers().size() + " x " + h.bufferSize() + " bytes (header says "
-                + h.buffersWritten() + " written)");
+                + h.buffersWritten() + " written" + (reader.compressedBuffers() > 0 ? "; " + reader.compressedBuffers()
+                + " compressed, the size is their capacity" : "") + ")");
         line(s, "events", c.events + " (not counting the logfile header)");
         line(s, "events lost", h.eventsLost() + " (buffers lost " + h.buffersLost() + ")");
         StringBuilder ht = new StringBuilder();
@@ -170,6 +223,12 @@ final class SummaryCommand {
             String name = c.providerNames.get(e.getKey());
             s.append(String.format(Locale.ROOT, "  %-36s  %-40s %8d\n", e.getKey(), name == null ? "" : name, e.getValue()));
         }
+        if (!c.kernelEvents.isEmpty()) {
+            s.append("kernel events:\n");
+            for (Map.Entry<String, Long> e : c.kernelEvents.entrySet()) {
+                s.append(String.format(Locale.ROOT, "  %-40s %8d\n", e.getKey(), e.getValue()));
+            }
+        }
         s.append("types:\n");
         for (Map.Entry<Integer, Long> e : c.types.entrySet()) {
             s.append(String.format(Locale.ROOT, "  %3d %-12s %8d\n", e.getKey(), EventType.name(e.getKey()), e.getValue()));
@@ -177,6 +236,15 @@ final class SummaryCommand {
         s.append("levels:\n");
         for (Map.Entry<Integer, Long> e : c.levels.entrySet()) {
             s.append(String.format(Locale.ROOT, "  %3d %-12s %8d\n", e.getKey(), TraceLevel.name(e.getKey()), e.getValue()));
+        }
+        List<String> problems = new ArrayList<>();
+        for (EtlProblem p : reader.problems()) {
+            problems.add(p.message());
+        }
+        problems.addAll(lost);
+        s.append("problems:").append(problems.isEmpty() ? " none\n" : "\n");
+        for (String p : problems) {
+            s.append("  ").append(p).append('\n');
         }
         return s.toString().trim();
     }
