@@ -94,6 +94,8 @@ final class RecordingNativeEtw implements NativeEtw {
         long loggerThreadId;
         String logFile;
         int logFileMode;
+        /** EnableFlags of a system logger or the NT Kernel Logger: the kernel providers it runs. */
+        int enableFlags;
     }
 
     final EtwLayout layout;
@@ -380,13 +382,21 @@ final class RecordingNativeEtw implements NativeEtw {
                 violation("ControlTraceW: Wnode outputs not zero in a fresh buffer");
             }
         }
+        SessionAnswer running = c.name == null ? null : answers.get(c.name.toLowerCase(Locale.ROOT));
+        if (controlCode == EtwConstants.EVENT_TRACE_CONTROL_UPDATE && running != null && running.enableFlags != 0
+                && c.properties.length >= EtwLayout.ETP_SIZE
+                && c.props().getInt(EtwLayout.ETP_ENABLE_FLAGS) != running.enableFlags) {
+            violation("ControlTraceW UPDATE: EnableFlags 0x" + Integer.toHexString(c.props().getInt(EtwLayout.ETP_ENABLE_FLAGS))
+                    + " drops kernel providers the session runs (0x" + Integer.toHexString(running.enableFlags) + ")");
+        }
         int r = next(c);
         if (r == 0 && properties != null) {
-            SessionAnswer a = c.name == null ? null : answers.get(c.name.toLowerCase(Locale.ROOT));
+            SessionAnswer a = running;
             if (a != null) {
                 properties.setLong(EtwLayout.WNODE_HISTORICAL_CONTEXT, a.historicalContext);
                 properties.setInt(EtwLayout.ETP_BUFFER_SIZE, a.bufferSizeKb);
                 properties.setInt(EtwLayout.ETP_LOG_FILE_MODE, a.logFileMode);
+                properties.setInt(EtwLayout.ETP_ENABLE_FLAGS, a.enableFlags);
                 properties.setInt(EtwLayout.ETP_NUMBER_OF_BUFFERS, a.numberOfBuffers);
                 properties.setInt(EtwLayout.ETP_FREE_BUFFERS, a.freeBuffers);
                 properties.setInt(EtwLayout.ETP_EVENTS_LOST, a.eventsLost);

@@ -6,6 +6,7 @@ import dev.jetw.etw.KernelFlag;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.OrphanPolicy;
 import dev.jetw.etw.SessionConfig;
+import dev.jetw.etw.SessionController;
 import dev.jetw.etw.SessionStats;
 import dev.jetw.etw.Win32Error;
 import org.junit.jupiter.api.AfterEach;
@@ -251,6 +252,20 @@ class WindowsBackendTest {
         int off = b.getInt(EtwLayout.X64.etpLogFileNameOffset());
         assertEquals(2168, off);
         assertEquals("C:\\traces\\next.etl", RecordingNativeEtw.wideAt(b, off));
+    }
+
+    @Test
+    void updateThroughTheControllerKeepsTheSystemLoggersKernelFlags() throws EtwException {
+        SessionConfig c = config().modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER)
+                .kernelFlags(EnumSet.of(KernelFlag.PROCESS, KernelFlag.THREAD)).build();
+        rec.answer("jetw").logFile = FILE;
+        rec.answer("jetw").enableFlags = 0x3; // what QUERY reports: the kernel providers the session runs
+        SessionController controller = SessionController.start(backend, c);
+        controller.update(c.toBuilder().flushTimerSeconds(5).build());
+        RecordingNativeEtw.Call u = rec.last("ControlTraceW");
+        assertEquals(EtwConstants.EVENT_TRACE_CONTROL_UPDATE, u.controlCode);
+        assertEquals(0x3, u.props().getInt(EtwLayout.ETP_ENABLE_FLAGS), "ControlTraceW: 0 would disable the kernel providers");
+        assertEquals(5, u.props().getInt(EtwLayout.ETP_FLUSH_TIMER));
     }
 
     @Test
