@@ -1,5 +1,6 @@
 package dev.jetw.etw;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -16,13 +17,19 @@ import java.util.concurrent.atomic.LongAdder;
  * event is counted, as ETW counts it.
  *
  * <p>Size limit: the payload is cut to {@link #maxPayloadBytes()} (the smaller of 64 KB and the
- * session buffer size less the headers). A cut event carries {@link #VERSION_TRUNCATED} in its
- * {@code Class.Version}, so a reader sees that it was cut.
+ * session buffer size less the headers). A cut event keeps its {@code Class.Version} (0, the MOF's
+ * EventVersion: a decoder matches the two, so another version would not decode at all) and is
+ * marked in its payload instead: its last four bytes are {@link #TRUNCATION_MARK} and a UTF-16
+ * NUL, so the string it ends in stays NUL-terminated and every decoder shows the cut ("com.acme.Fo…").
+ * {@link #endsWithTruncationMark} is the reader's test; {@link #eventsTruncated()} counts them exactly.
+ * The mark assumes the payload's last field is a UTF-16 string at an even offset, as in JetwSchema.
  */
 public final class ClassicProvider implements EnableListener, AutoCloseable {
 
-    /** Set in {@code Class.Version} of an event whose payload was cut to the size limit. */
-    public static final int VERSION_TRUNCATED = 0x8000;
+    /** U+2026 HORIZONTAL ELLIPSIS: the last character of a cut event's payload, before its NUL. */
+    public static final char TRUNCATION_MARK = '\u2026';
+    /** The mark and the NUL after it, in UTF-16LE. */
+    static final int TRUNCATION_MARK_BYTES = 4;
 
     private final UUID controlGuid;
     private final List<UUID> eventClassGuids;
@@ -122,20 +129,40 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
      */
     public boolean write(EventScratch scratch, int type, int level, int classIndex, int instanceId,
                          int parentClassIndex, int parentInstanceId) {
-        int version = 0;
         int max = backend.maxPayloadBytes();
         if (scratch.payload().position() > max) {
-            scratch.payload().position(max);
-            version = VERSION_TRUNCATED;
+            cut(scratch.payload(), max & ~1); // whole UTF-16 units
             truncated.increment();
         }
         int code;
         try {
-            code = backend.write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
+            code = backend.write(scratch, type, level, 0, classIndex, instanceId, parentClassIndex, parentInstanceId);
         } catch (RuntimeException e) {
             code = Win32Error.INVALID_PARAMETER;
         }
         return counted(scratch, code);
+    }
+
+    /** Ends the payload at {@code length} with the truncation mark and a NUL (when there is room for them). */
+    private static void cut(ByteBuffer payload, int length) {
+        if (length >= TRUNCATION_MARK_BYTES) {
+            payload.put(length - 4, (byte) (TRUNCATION_MARK & 0xFF));
+            payload.put(length - 3, (byte) (TRUNCATION_MARK >>> 8));
+            payload.put(length - 2, (byte) 0);
+            payload.put(length - 1, (byte) 0);
+        }
+        payload.position(length);
+    }
+
+    /**
+     * True when {@code payload} (an event's user data) ends with the truncation mark and a NUL: the
+     * writer cut it. A string that itself ended in U+2026 at the very end of a payload reads the
+     * same; class, method and exception names never end so, a checkpoint label could.
+     */
+    public static boolean endsWithTruncationMark(byte[] payload) {
+        int n = payload.length;
+        return n >= TRUNCATION_MARK_BYTES && payload[n - 4] == (byte) (TRUNCATION_MARK & 0xFF)
+                && payload[n - 3] == (byte) (TRUNCATION_MARK >>> 8) && payload[n - 2] == 0 && payload[n - 1] == 0;
     }
 
     /**
