@@ -115,6 +115,9 @@ public final class WindowsBackend implements EtwBackend {
                         + " provider before starting a private session");
             }
         }
+        if (SystemProfilePrivilege.isNeeded(kernelFlags)) {
+            SystemProfilePrivilege.enable(etw, layout); // before StartTrace, as PerfView does
+        }
         Session main = start(config, name, file, guid, modes, sessionFlags, companion);
         sessions.put(key(name), main);
         if (companion) {

@@ -43,6 +43,16 @@ class RecorderRulesTest {
         return String.join("; ", rec.violations);
     }
 
+    @Test
+    void theProfileFlagWithoutThePrivilegeIsFlagged() {
+        String v = startViolation(EtwLayout.X64, p -> {
+            p.setInt(EtwLayout.ETP_LOG_FILE_MODE, 1 | 0x02000000);
+            p.setGuid(UUID.randomUUID());
+            p.setInt(EtwLayout.ETP_ENABLE_FLAGS, 0x01000000);
+        });
+        assertEquals("StartTraceW: EVENT_TRACE_FLAG_PROFILE without SeSystemProfilePrivilege enabled in the token", v);
+    }
+
     @ParameterizedTest
     @EnumSource(Layout.class)
     void aValidBufferPasses(Layout l) {

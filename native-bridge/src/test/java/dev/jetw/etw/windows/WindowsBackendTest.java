@@ -343,6 +343,49 @@ class WindowsBackendTest {
         assertEquals("ControlTraceW:1:jetw", sequence().get(sequence().size() - 1));
     }
 
+    static SessionConfig profileConfig() {
+        return config().modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER)
+                .kernelFlags(EnumSet.of(KernelFlag.PROCESS, KernelFlag.PROFILE)).build();
+    }
+
+    @Test
+    void kernelProfileEnablesSeSystemProfilePrivilegeBeforeStartTraceAsPerfViewDoes() throws EtwException {
+        backend.startSession(profileConfig());
+        assertEquals(List.of("OpenProcessToken:null", "LookupPrivilegeValueW:SeSystemProfilePrivilege",
+                "AdjustTokenPrivileges:null", "CloseHandle:null", "StartTraceW:jetw"), sequence().subList(0, 5));
+        assertTrue(rec.profilePrivilegeEnabled);
+        assertEquals(0x20 | 0x8, rec.last("OpenProcessToken").flags, "TOKEN_ADJUST_PRIVILEGES | TOKEN_QUERY");
+    }
+
+    @Test
+    void kernelProfileIsRefusedWithOneClearLineWhenTheTokenLacksThePrivilege() {
+        rec.script("AdjustTokenPrivileges", Win32Error.NOT_ALL_ASSIGNED); // TRUE, but not assigned: not elevated
+        EtwException e = assertThrows(EtwException.class, () -> backend.startSession(profileConfig()));
+        assertEquals("AdjustTokenPrivileges", e.function());
+        assertEquals(Win32Error.NOT_ALL_ASSIGNED, e.code());
+        assertEquals("AdjustTokenPrivileges failed: ERROR_NOT_ALL_ASSIGNED (1300): kernel=profile needs"
+                + " SeSystemProfilePrivilege, which this process's token does not hold: run elevated (as administrator)"
+                + " or drop profile from kernel=", e.getMessage());
+        assertTrue(rec.calls("StartTraceW").isEmpty(), "no session is started");
+        assertEquals(1, rec.calls("CloseHandle").size(), "the token is closed");
+    }
+
+    @Test
+    void aFailedTokenOpenIsReportedWithItsCode() {
+        rec.script("OpenProcessToken", Win32Error.ACCESS_DENIED);
+        EtwException e = assertThrows(EtwException.class, () -> backend.startSession(profileConfig()));
+        assertEquals("OpenProcessToken", e.function());
+        assertEquals(Win32Error.ACCESS_DENIED, e.code());
+        assertTrue(rec.calls("CloseHandle").isEmpty(), "nothing was opened");
+    }
+
+    @Test
+    void otherKernelFlagsNeedNoPrivilegeCall() throws EtwException {
+        backend.startSession(config().modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER)
+                .kernelFlags(EnumSet.of(KernelFlag.PROCESS, KernelFlag.CSWITCH)).build());
+        assertTrue(rec.calls("OpenProcessToken").isEmpty());
+    }
+
     @Test
     void withoutKernelFlagsThereIsNoSecondSession() throws EtwException {
         new WindowsBackend(rec, EtwLayout.X64, WindowsVersion.parse("6.1")).startSession(config().build());
