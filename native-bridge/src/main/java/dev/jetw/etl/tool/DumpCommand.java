@@ -87,6 +87,9 @@ final class DumpCommand {
         JetwEvent e = JetwEvent.decode(r);
         if (e != null) {
             s.append("  ").append(jetwText(e, names));
+            if (e.truncated) {
+                s.append("  (cut to the size limit)");
+            }
         } else if (r.userData().length > 0) {
             s.append("  data ").append(Text.hex(r.userData()));
         }
@@ -152,6 +155,7 @@ final class DumpCommand {
         if (e != null) {
             w.name("jetw").beginObject();
             w.field("event", e.kind.name());
+            w.field("truncated", e.truncated);
             switch (e.kind) {
                 case CALL_START:
                 case CALL_END:
