@@ -173,7 +173,7 @@ static const char *const FUNCTIONS[] = {
     "StartTraceW", "ControlTraceW", "QueryAllTracesW", "EnableTrace", "EnableTraceEx2", "RegisterTraceGuidsW",
     "UnregisterTraceGuids", "GetTraceLoggerHandle", "GetTraceEnableLevel", "GetTraceEnableFlags", "TraceEvent",
     "TraceEventInstance", "CreateTraceInstanceId", "WMIDPREQUEST", "QueryPerformanceCounter",
-    "QueryPerformanceFrequency"
+    "QueryPerformanceFrequency", "OpenProcessToken", "LookupPrivilegeValueW", "AdjustTokenPrivileges", "CloseHandle"
 };
 #define NFUNCTIONS ((int) (sizeof FUNCTIONS / sizeof FUNCTIONS[0]))
 static record records[NFUNCTIONS];
@@ -722,6 +722,75 @@ EXPORT uint64_t stub_logger_handle(uint64_t TraceId) {
     return s == NULL ? 0 : s->logger;
 }
 
+/* ---- token privileges (SystemProfilePrivilege): advapi32, plus kernel32's CloseHandle ---- */
+typedef struct { uint32_t LowPart; int32_t HighPart; } LUID;
+typedef struct { LUID Luid; uint32_t Attributes; } LUID_AND_ATTRIBUTES;
+typedef struct { uint32_t PrivilegeCount; LUID_AND_ATTRIBUTES Privileges[1]; } TOKEN_PRIVILEGES;
+_Static_assert(sizeof(TOKEN_PRIVILEGES) == 16, "sizeof(TOKEN_PRIVILEGES) (winnt.h: 4-byte aligned)");
+_Static_assert(offsetof(TOKEN_PRIVILEGES, Privileges[0].Luid) == 4, "TOKEN_PRIVILEGES.Privileges[0].Luid");
+_Static_assert(offsetof(TOKEN_PRIVILEGES, Privileges[0].Attributes) == 12, "TOKEN_PRIVILEGES.Privileges[0].Attributes");
+#define STUB_TOKEN ((void *) (uintptr_t) 0x7ABC)
+#define STUB_PROFILE_LUID 11u
+#define ERROR_NOT_ALL_ASSIGNED 1300
+static int privilege_held = 1;
+
+/* BOOL functions: FALSE with SetLastError on failure, as documented. */
+EXPORT int32_t OpenProcessToken(void *ProcessHandle, uint32_t DesiredAccess, void **TokenHandle) {
+    uint64_t a[3] = {(uintptr_t) ProcessHandle, DesiredAccess, (uintptr_t) TokenHandle};
+    rec_begin("OpenProcessToken", 3, a);
+    if (TokenHandle == NULL) {
+        errno = ERROR_INVALID_PARAMETER;
+        return 0;
+    }
+    *TokenHandle = STUB_TOKEN;
+    return 1;
+}
+
+EXPORT int32_t LookupPrivilegeValueW(const uint16_t *SystemName, const uint16_t *Name, LUID *Luid) {
+    uint64_t a[3] = {(uintptr_t) SystemName, (uintptr_t) Name, (uintptr_t) Luid};
+    record *r = rec_begin("LookupPrivilegeValueW", 3, a);
+    if (Name == NULL || Luid == NULL) {
+        errno = ERROR_INVALID_PARAMETER;
+        return 0;
+    }
+    rec_blob(r, 0, Name, 2 * wlen(Name));
+    Luid->LowPart = STUB_PROFILE_LUID;
+    Luid->HighPart = 0;
+    return 1;
+}
+
+/* TRUE also when not every privilege was assigned: the last error then says ERROR_NOT_ALL_ASSIGNED. */
+EXPORT int32_t AdjustTokenPrivileges(void *TokenHandle, int32_t DisableAllPrivileges, const TOKEN_PRIVILEGES *NewState,
+                                     uint32_t BufferLength, TOKEN_PRIVILEGES *PreviousState, uint32_t *ReturnLength) {
+    uint64_t a[6] = {(uintptr_t) TokenHandle, (uint32_t) DisableAllPrivileges, (uintptr_t) NewState, BufferLength,
+                     (uintptr_t) PreviousState, (uintptr_t) ReturnLength};
+    record *r = rec_begin("AdjustTokenPrivileges", 6, a);
+    if (TokenHandle != STUB_TOKEN) {
+        errno = ERROR_INVALID_HANDLE;
+        return 0;
+    }
+    if (NewState != NULL) {
+        rec_blob(r, 0, NewState, sizeof *NewState);
+    }
+    errno = privilege_held ? ERROR_SUCCESS : ERROR_NOT_ALL_ASSIGNED;
+    return 1;
+}
+
+EXPORT int32_t CloseHandle(void *Object) {
+    uint64_t a[1] = {(uintptr_t) Object};
+    rec_begin("CloseHandle", 1, a);
+    if (Object != STUB_TOKEN) {
+        errno = ERROR_INVALID_HANDLE;
+        return 0;
+    }
+    return 1;
+}
+
+/* 1: the token holds SeSystemProfilePrivilege (an elevated administrator); 0: it does not. */
+EXPORT void stub_set_privilege_held(int32_t held) {
+    privilege_held = held;
+}
+
 /* Sets the next instance id CreateTraceInstanceId hands out minus one (to test the wrap to 1). */
 EXPORT void stub_set_last_instance_id(uint32_t id) {
     next_instance_id = id;
@@ -745,4 +814,5 @@ EXPORT void stub_reset(void) {
     next_session = 1;
     next_provider = 1;
     callback_on_thread = 0;
+    privilege_held = 1;
 }

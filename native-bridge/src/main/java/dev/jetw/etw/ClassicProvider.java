@@ -1,5 +1,6 @@
 package dev.jetw.etw;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -16,13 +17,19 @@ import java.util.concurrent.atomic.LongAdder;
  * event is counted, as ETW counts it.
  *
  * <p>Size limit: the payload is cut to {@link #maxPayloadBytes()} (the smaller of 64 KB and the
- * session buffer size less the headers). A cut event carries {@link #VERSION_TRUNCATED} in its
- * {@code Class.Version}, so a reader sees that it was cut.
+ * session buffer size less the headers). A cut event keeps its {@code Class.Version} (0, the MOF's
+ * EventVersion: a decoder matches the two, so another version would not decode at all) and is
+ * marked in its payload instead: its last four bytes are {@link #TRUNCATION_MARK} and a UTF-16
+ * NUL, so the string it ends in stays NUL-terminated and every decoder shows the cut ("com.acme.Fo…").
+ * {@link #endsWithTruncationMark} is the reader's test; {@link #eventsTruncated()} counts them exactly.
+ * The mark assumes the payload's last field is a UTF-16 string at an even offset, as in JetwSchema.
  */
 public final class ClassicProvider implements EnableListener, AutoCloseable {
 
-    /** Set in {@code Class.Version} of an event whose payload was cut to the size limit. */
-    public static final int VERSION_TRUNCATED = 0x8000;
+    /** U+2026 HORIZONTAL ELLIPSIS: the last character of a cut event's payload, before its NUL. */
+    public static final char TRUNCATION_MARK = '\u2026';
+    /** The mark and the NUL after it, in UTF-16LE. */
+    static final int TRUNCATION_MARK_BYTES = 4;
 
     private final UUID controlGuid;
     private final List<UUID> eventClassGuids;
@@ -122,14 +129,36 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
      */
     public boolean write(EventScratch scratch, int type, int level, int classIndex, int instanceId,
                          int parentClassIndex, int parentInstanceId) {
-        int version = cutToLimit(scratch);
+        cutToLimit(scratch);
         int code;
         try {
-            code = backend.write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
+            code = backend.write(scratch, type, level, 0, classIndex, instanceId, parentClassIndex, parentInstanceId);
         } catch (RuntimeException e) {
             code = Win32Error.INVALID_PARAMETER;
         }
         return counted(scratch, code);
+    }
+
+    /** Ends the payload at {@code length} with the truncation mark and a NUL (when there is room for them). */
+    private static void cut(ByteBuffer payload, int length) {
+        if (length >= TRUNCATION_MARK_BYTES) {
+            payload.put(length - 4, (byte) (TRUNCATION_MARK & 0xFF));
+            payload.put(length - 3, (byte) (TRUNCATION_MARK >>> 8));
+            payload.put(length - 2, (byte) 0);
+            payload.put(length - 1, (byte) 0);
+        }
+        payload.position(length);
+    }
+
+    /**
+     * True when {@code payload} (an event's user data) ends with the truncation mark and a NUL: the
+     * writer cut it. A string that itself ended in U+2026 at the very end of a payload reads the
+     * same; class, method and exception names never end so, a checkpoint label could.
+     */
+    public static boolean endsWithTruncationMark(byte[] payload) {
+        int n = payload.length;
+        return n >= TRUNCATION_MARK_BYTES && payload[n - 4] == (byte) (TRUNCATION_MARK & 0xFF)
+                && payload[n - 3] == (byte) (TRUNCATION_MARK >>> 8) && payload[n - 2] == 0 && payload[n - 1] == 0;
     }
 
     /**
@@ -160,10 +189,10 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
      */
     public boolean writeAt(EventScratch scratch, long nanoTime, int type, int level, int classIndex, int instanceId,
                            int parentClassIndex, int parentInstanceId) {
-        int version = cutToLimit(scratch);
+        cutToLimit(scratch);
         int code;
         try {
-            code = backend.writeAt(scratch, nanoTime, type, level, version, classIndex, instanceId, parentClassIndex,
+            code = backend.writeAt(scratch, nanoTime, type, level, 0, classIndex, instanceId, parentClassIndex,
                     parentInstanceId);
         } catch (RuntimeException e) {
             code = Win32Error.INVALID_PARAMETER;
@@ -184,15 +213,13 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
         return counted(scratch, code);
     }
 
-    /** Cuts the staged payload to the size limit; returns the Class.Version that marks a cut event (0 when whole). */
-    private int cutToLimit(EventScratch scratch) {
+    /** Cuts a staged payload over the size limit and marks it as cut (the version stays the MOF's). */
+    private void cutToLimit(EventScratch scratch) {
         int max = backend.maxPayloadBytes();
-        if (scratch.payload().position() <= max) {
-            return 0;
+        if (scratch.payload().position() > max) {
+            cut(scratch.payload(), max & ~1); // whole UTF-16 units
+            truncated.increment();
         }
-        scratch.payload().position(max);
-        truncated.increment();
-        return VERSION_TRUNCATED;
     }
 
     /** Counts a write's outcome: written on the writing thread's own count, dropped on the shared one. */

@@ -34,6 +34,7 @@ public final class SessionConfig {
     private final ClockType clock;
     private final OrphanPolicy orphanPolicy;
     private final boolean realTimeWithoutConsumer;
+    private final boolean providerEnabled;
     private final List<String> warnings;
 
     private SessionConfig(Builder b, List<String> warnings) {
@@ -49,6 +50,7 @@ public final class SessionConfig {
         this.clock = b.clock;
         this.orphanPolicy = b.orphanPolicy;
         this.realTimeWithoutConsumer = b.realTimeWithoutConsumer;
+        this.providerEnabled = b.providerEnabled;
         this.warnings = Collections.unmodifiableList(new ArrayList<>(warnings));
     }
 
@@ -75,6 +77,7 @@ public final class SessionConfig {
         b.clock = clock;
         b.orphanPolicy = orphanPolicy;
         b.realTimeWithoutConsumer = realTimeWithoutConsumer;
+        b.providerEnabled = providerEnabled;
         return b;
     }
 
@@ -125,6 +128,9 @@ public final class SessionConfig {
     /** True when real-time mode was forced although no consumer may be attached. */
     public boolean realTimeWithoutConsumer() { return realTimeWithoutConsumer; }
 
+    /** True (the default) when jetw's provider will be enabled in this session; see {@link Builder#providerEnabled}. */
+    public boolean providerEnabled() { return providerEnabled; }
+
     /** Accepted but noteworthy settings (e.g. a buffer size only for diagnostics); never errors. */
     public List<String> warnings() { return warnings; }
 
@@ -142,6 +148,7 @@ public final class SessionConfig {
         ClockType clock = ClockType.QPC;
         OrphanPolicy orphanPolicy = OrphanPolicy.RESTART;
         boolean realTimeWithoutConsumer;
+        boolean providerEnabled = true;
         /** Set by the kernel= option: build() adds system-logger mode unless this is the NT Kernel Logger. */
         boolean kernelOptionImpliesSystemLogger;
 
@@ -173,6 +180,13 @@ public final class SessionConfig {
         public Builder orphanPolicy(OrphanPolicy v) { orphanPolicy = v; return this; }
 
         public Builder realTimeWithoutConsumer(boolean v) { realTimeWithoutConsumer = v; return this; }
+
+        /**
+         * False for a session that only collects kernel or other providers' events, where jetw's own
+         * provider is never enabled: only such a session may be the NT Kernel Logger (its writes fail
+         * with ERROR_INVALID_HANDLE there). The agent always enables its provider: true by default.
+         */
+        public Builder providerEnabled(boolean v) { providerEnabled = v; return this; }
 
         /** Validates (docs/configuration.md) and builds; throws {@link ConfigException} on the first violation. */
         public SessionConfig build() {

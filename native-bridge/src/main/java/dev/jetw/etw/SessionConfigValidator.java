@@ -118,6 +118,12 @@ final class SessionConfigValidator {
     }
 
     private static void checkClock(SessionConfig.Builder b, List<String> warnings) {
+        if (b.clock == ClockType.SYSTEM && b.modes.contains(LogFileMode.SYSTEM_LOGGER)) {
+            warnings.add(SessionConfigParser.CLOCK + "=system with system-logger: before Windows 10 1703 all system loggers"
+                    + " together may use at most two distinct clock types (WNODE_HEADER), so this session can fail"
+                    + " to start beside others, and its kernel events get the coarse system-time stamps; qpc is the"
+                    + " default");
+        }
         if (b.clock == ClockType.CYCLE) {
             warnings.add(SessionConfigParser.CLOCK + "=cycle: Microsoft calls the CPU cycle counter unreliable (it"
                     + " changes frequency and stops in some power states) and not for production; qpc is the default");
@@ -200,6 +206,14 @@ final class SessionConfigValidator {
             throw new ConfigException(SessionConfigParser.MODE, SessionConfigParser.modeList(b.modes),
                     "system-logger is for sessions other than the NT Kernel Logger; use either mode=system-logger"
                     + " or name=NT Kernel Logger");
+        }
+        if (kernelLogger && b.providerEnabled) {
+            // Microsoft: ETW forces SystemTraceControlGuid for this name, and TraceEvent(Instance) fails with
+            // ERROR_INVALID_HANDLE for the NT Kernel Logger's handle; on Windows 7 the kernel companion would
+            // also collide with it. Kernel events reach jetw's session through kernel= instead.
+            throw new ConfigException(SessionConfigParser.NAME, b.sessionName, "jetw's provider cannot log to the NT"
+                    + " Kernel Logger (ETW refuses its events there); choose another name and add kernel=<flags>,"
+                    + " which puts kernel events in jetw's own session");
         }
         if (b.kernelFlags.isEmpty()) {
             return;

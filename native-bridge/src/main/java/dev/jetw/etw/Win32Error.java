@@ -25,6 +25,8 @@ public final class Win32Error {
     public static final int INVALID_FLAG_NUMBER = 186;
     public static final int MORE_DATA = 234;
     public static final int INVALID_FLAGS = 1004;
+    /** AdjustTokenPrivileges succeeded but the token does not hold every privilege asked for. */
+    public static final int NOT_ALL_ASSIGNED = 1300;
     public static final int PRIVILEGE_NOT_HELD = 1314;
     public static final int NO_SYSTEM_RESOURCES = 1450;
     public static final int TIMEOUT = 1460;
@@ -62,6 +64,7 @@ public final class Win32Error {
             case INVALID_FLAG_NUMBER: return "ERROR_INVALID_FLAG_NUMBER";
             case MORE_DATA: return "ERROR_MORE_DATA";
             case INVALID_FLAGS: return "ERROR_INVALID_FLAGS";
+            case NOT_ALL_ASSIGNED: return "ERROR_NOT_ALL_ASSIGNED";
             case PRIVILEGE_NOT_HELD: return "ERROR_PRIVILEGE_NOT_HELD";
             case NO_SYSTEM_RESOURCES: return "ERROR_NO_SYSTEM_RESOURCES";
             case TIMEOUT: return "ERROR_TIMEOUT";

@@ -339,7 +339,11 @@ class SessionConfigParserTest {
         assertTrue(c.has(LogFileMode.SYSTEM_LOGGER), c.modes().toString());
         assertTrue(c.has(LogFileMode.SEQUENTIAL));
         assertEquals(0x2000113, c.kernelFlagBits());
-        SessionConfig kernelLogger = SessionConfig.parse(file + ",name=NT Kernel Logger,kernel=process");
+        // jetw's provider cannot log to the NT Kernel Logger: only a session without it may take that name.
+        assertEquals("name", assertThrows(ConfigException.class,
+                () -> SessionConfig.parse(file + ",name=NT Kernel Logger,kernel=process")).key());
+        SessionConfig kernelLogger = SessionConfigParser.parse(file + ",name=NT Kernel Logger,kernel=process")
+                .providerEnabled(false).build();
         assertFalse(kernelLogger.has(LogFileMode.SYSTEM_LOGGER));
         // The typed builder stays strict: kernel flags without system-logger mode are refused.
         assertThrows(ConfigException.class, () -> SessionConfig.builder().logFile(etl)

@@ -1,6 +1,7 @@
 package dev.jetw.etw;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -352,7 +353,7 @@ class SessionConfigValidatorTest {
 
     @Test
     void newfileForTheKernelLoggerIsAcceptedWithAWarning() {
-        SessionConfig c = valid().sessionName("NT Kernel Logger").modes(LogFileMode.NEWFILE).maximumFileSizeMb(10)
+        SessionConfig c = valid().providerEnabled(false).sessionName("NT Kernel Logger").modes(LogFileMode.NEWFILE).maximumFileSizeMb(10)
                 .logFile(dir.resolve("k%d.etl")).build();
         assertEquals(List.of("mode=newfile: Microsoft advises against newfile for the NT Kernel Logger session"),
                 c.warnings());
@@ -412,8 +413,29 @@ class SessionConfigValidatorTest {
     @ParameterizedTest
     @ValueSource(strings = {"NT Kernel Logger", "nt kernel logger", "NT KERNEL LOGGER"})
     void kernelFlagsAreAcceptedInTheKernelLoggerSessionWhateverTheCase(String name) {
-        SessionConfig c = valid().sessionName(name).kernelFlags(EnumSet.of(KernelFlag.DISK_IO)).build();
+        SessionConfig c = valid().providerEnabled(false).sessionName(name).kernelFlags(EnumSet.of(KernelFlag.DISK_IO)).build();
         assertEquals(EnumSet.of(KernelFlag.DISK_IO), c.kernelFlags());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"NT Kernel Logger", "nt kernel logger"})
+    void theKernelLoggerIsRefusedWheneverJetwsProviderIsToBeEnabledThere(String name) {
+        ConfigException e = refused(valid().sessionName(name).kernelFlags(EnumSet.of(KernelFlag.PROCESS)));
+        assertEquals("name=" + name + ": jetw's provider cannot log to the NT Kernel Logger (ETW refuses its events"
+                + " there); choose another name and add kernel=<flags>, which puts kernel events in jetw's own"
+                + " session", e.getMessage());
+        assertEquals("name", refused(valid().sessionName(name)).key());
+        assertFalse(valid().providerEnabled(false).sessionName(name).build().providerEnabled());
+    }
+
+    @Test
+    void systemClockInASystemLoggerIsAcceptedWithAWarning() {
+        SessionConfig c = valid().clock(ClockType.SYSTEM).modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER)
+                .kernelFlags(EnumSet.of(KernelFlag.PROCESS)).build();
+        assertEquals(1, c.warnings().size(), c.warnings().toString());
+        assertTrue(c.warnings().get(0).startsWith("clock=system with system-logger: before Windows 10 1703"),
+                c.warnings().get(0));
+        assertEquals(List.of(), valid().clock(ClockType.SYSTEM).build().warnings());
     }
 
     @Test

@@ -100,6 +100,9 @@ final class DumpCommand {
         JetwEvent e = JetwEvent.decode(r);
         if (e != null) {
             s.append("  ").append(jetwText(e, names));
+            if (e.truncated) {
+                s.append("  (cut to the size limit)");
+            }
         } else if (k != null && !k.fields().isEmpty()) {
             s.append("  ").append(k.toString().substring(k.fullName().length() + 1));
         } else if (r.userData().length > 0) {
@@ -171,6 +174,7 @@ final class DumpCommand {
         if (e != null) {
             w.name("jetw").beginObject();
             w.field("event", e.kind.name());
+            w.field("truncated", e.truncated);
             switch (e.kind) {
                 case CALL_START:
                 case CALL_END:

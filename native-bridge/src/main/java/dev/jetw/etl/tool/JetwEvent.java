@@ -2,6 +2,7 @@ package dev.jetw.etl.tool;
 
 import dev.jetw.etl.EtlRecord;
 import dev.jetw.etl.JetwSchema;
+import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EventType;
 
 import java.nio.ByteBuffer;
@@ -24,6 +25,8 @@ final class JetwEvent {
     final String methodName;
     final String descriptor;
     final long javaThreadId;
+    /** The writer cut the payload to the session's size limit (it ends with ClassicProvider's mark). */
+    boolean truncated;
 
     private JetwEvent(Kind kind, int methodId, String text, String className, String methodName, String descriptor,
                       long javaThreadId) {
@@ -37,10 +40,19 @@ final class JetwEvent {
     }
 
     static JetwEvent decode(EtlRecord r) {
+        JetwEvent e = decodeFields(r);
+        if (e != null) {
+            e.truncated = ClassicProvider.endsWithTruncationMark(r.userData());
+        }
+        return e;
+    }
+
+    private static JetwEvent decodeFields(EtlRecord r) {
         if (r.guid() == null) {
             return null;
         }
         ByteBuffer p = ByteBuffer.wrap(r.userData()).order(ByteOrder.LITTLE_ENDIAN);
+        boolean cut = ClassicProvider.endsWithTruncationMark(r.userData());
         try {
             if (r.guid().equals(JetwSchema.METHOD_CALL_CLASS)) {
                 switch (r.type()) {
@@ -57,7 +69,8 @@ final class JetwEvent {
             if (r.guid().equals(JetwSchema.METHOD_CLASS)
                     && (r.type() == EventType.DC_START || r.type() == EventType.DC_END)) {
                 int id = p.getInt();
-                return new JetwEvent(Kind.METHOD, id, null, utf16z(p), utf16z(p), utf16z(p), 0);
+                // A cut rundown ends inside one of its strings: the strings after the cut are missing ("").
+                return new JetwEvent(Kind.METHOD, id, null, utf16z(p, cut), utf16z(p, cut), utf16z(p, cut), 0);
             }
             if (r.guid().equals(JetwSchema.THREAD_CLASS)
                     && (r.type() == EventType.DC_START || r.type() == EventType.DC_END)) {
@@ -68,6 +81,11 @@ final class JetwEvent {
             return null; // shorter than the schema: shown as hex
         }
         return null;
+    }
+
+    /** As {@link #utf16z(ByteBuffer)}; a string the cut left out reads as "" when {@code cut}. */
+    private static String utf16z(ByteBuffer p, boolean cut) {
+        return cut && !p.hasRemaining() ? "" : utf16z(p);
     }
 
     /** Reads a NUL-terminated UTF-16LE string; fails if the NUL is missing. */

@@ -46,4 +46,12 @@ interface Advapi32Library extends StdCallLibrary {
     int GetTraceEnableFlags(long traceHandle) throws LastErrorException;
 
     int TraceEvent(long traceHandle, Pointer eventTrace);
+
+    /** BOOL. Token calls for SystemProfilePrivilege; JNA keeps the last error for {@link com.sun.jna.Native#getLastError()}. */
+    int OpenProcessToken(Pointer processHandle, int desiredAccess, Pointer tokenHandleOut);
+
+    int LookupPrivilegeValueW(Pointer systemName, Pointer name, Pointer luidOut);
+
+    int AdjustTokenPrivileges(Pointer tokenHandle, int disableAllPrivileges, Pointer newState, int bufferLength,
+                              Pointer previousState, Pointer returnLengthOut);
 }

@@ -39,17 +39,19 @@ public final class JnaNativeEtw implements NativeEtw {
             new CallbackThreadInitializer(true, true, "jetw-etw-control-callback");
 
     private final Advapi32Library control;
+    private final Kernel32Handles handles;
     private final PerformanceCounterLibrary counter;
     private final Map<Long, Callback> liveCallbacks = new ConcurrentHashMap<Long, Callback>();
 
-    private JnaNativeEtw(Advapi32Library control, PerformanceCounterLibrary counter) {
+    private JnaNativeEtw(Advapi32Library control, Kernel32Handles handles, PerformanceCounterLibrary counter) {
         this.control = control;
+        this.handles = handles;
         this.counter = counter;
     }
 
     /** advapi32.dll, the library that exports every ETW function on every Windows version. */
     public static NativeEtw loadAdvapi32() {
-        return load("Advapi32");
+        return load("Advapi32", "kernel32");
     }
 
     /**
@@ -58,7 +60,12 @@ public final class JnaNativeEtw implements NativeEtw {
      * fails with IllegalStateException. Fails with UnsatisfiedLinkError when the library or JNA's
      * native part cannot be loaded.
      */
-    public static synchronized NativeEtw load(String libraryNameOrPath) {
+    public static NativeEtw load(String libraryNameOrPath) {
+        return load(libraryNameOrPath, libraryNameOrPath);
+    }
+
+    /** The ETW exports from one library, CloseHandle and the performance counter from another (kernel32 on Windows). */
+    private static synchronized NativeEtw load(String libraryNameOrPath, String handlesLibrary) {
         Map<String, Object> options = new HashMap<String, Object>();
         // Explicit for both mappings (the direct mapping has no StdCallLibrary marker to derive it from).
         // No OPTION_FUNCTION_MAPPER: the DLL exports undecorated names.
@@ -67,10 +74,9 @@ public final class JnaNativeEtw implements NativeEtw {
         NativeLibrary library = NativeLibrary.getInstance(libraryNameOrPath, options);
         Advapi32Direct.bind(library);
         Advapi32Library control = Native.load(libraryNameOrPath, Advapi32Library.class, options);
-        // The performance counter is kernel32's on Windows; a stand-in library (the test stub) exports it itself.
-        PerformanceCounterLibrary counter = Native.load(Platform.isWindows() ? "kernel32" : libraryNameOrPath,
-                PerformanceCounterLibrary.class, options);
-        return new JnaNativeEtw(control, counter);
+        Kernel32Handles handles = Native.load(handlesLibrary, Kernel32Handles.class, options);
+        PerformanceCounterLibrary counter = Native.load(handlesLibrary, PerformanceCounterLibrary.class, options);
+        return new JnaNativeEtw(control, handles, counter);
     }
 
     /**
@@ -184,6 +190,34 @@ public final class JnaNativeEtw implements NativeEtw {
     @Override
     public int CreateTraceInstanceId(Pointer regHandle, Pointer instInfo) {
         return Advapi32Direct.CreateTraceInstanceId(regHandle, instInfo);
+    }
+
+    @Override
+    public int OpenProcessToken(Pointer processHandle, int desiredAccess, Pointer tokenHandleOut) {
+        return control.OpenProcessToken(processHandle, desiredAccess, tokenHandleOut);
+    }
+
+    @Override
+    public int LookupPrivilegeValueW(Pointer systemName, Pointer name, Pointer luidOut) {
+        return control.LookupPrivilegeValueW(systemName, name, luidOut);
+    }
+
+    @Override
+    public int AdjustTokenPrivileges(Pointer tokenHandle, int disableAllPrivileges, Pointer newState, int bufferLength,
+                                     Pointer previousState, Pointer returnLengthOut) {
+        return control.AdjustTokenPrivileges(tokenHandle, disableAllPrivileges, newState, bufferLength, previousState,
+                returnLengthOut);
+    }
+
+    @Override
+    public int CloseHandle(Pointer handle) {
+        return handles.CloseHandle(handle);
+    }
+
+    /** JNA stores GetLastError (errno off Windows) per thread right after every native call. */
+    @Override
+    public int GetLastError() {
+        return Native.getLastError();
     }
 
     /** Number of callbacks this binding currently keeps reachable (registered, not yet unregistered). */

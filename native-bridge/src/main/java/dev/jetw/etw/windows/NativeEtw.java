@@ -46,6 +46,21 @@ public interface NativeEtw {
 
     int CreateTraceInstanceId(Pointer regHandle, Pointer instInfo);
 
+    // Token privileges, for kernel=profile (SystemProfilePrivilege). Each returns a BOOL; on FALSE the
+    // reason is GetLastError. CloseHandle and GetLastError are kernel32's; the rest advapi32's.
+
+    int OpenProcessToken(Pointer processHandle, int desiredAccess, Pointer tokenHandleOut);
+
+    int LookupPrivilegeValueW(Pointer systemName, Pointer name, Pointer luidOut);
+
+    int AdjustTokenPrivileges(Pointer tokenHandle, int disableAllPrivileges, Pointer newState, int bufferLength,
+                              Pointer previousState, Pointer returnLengthOut);
+
+    int CloseHandle(Pointer handle);
+
+    /** The calling thread's last error as the previous call on this thread left it. */
+    int GetLastError();
+
     /** WMIDPREQUEST: ETW's control callback (stdcall on x86). */
     /**
      * kernel32 QueryPerformanceCounter: nonzero (TRUE) on success, the counter in the LARGE_INTEGER

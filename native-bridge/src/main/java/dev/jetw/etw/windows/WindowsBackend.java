@@ -118,6 +118,9 @@ public final class WindowsBackend implements EtwBackend {
                         + " provider before starting a private session");
             }
         }
+        if (SystemProfilePrivilege.isNeeded(kernelFlags)) {
+            SystemProfilePrivilege.enable(etw, layout); // before StartTrace, as PerfView does
+        }
         Session main = start(config, name, file, guid, modes, sessionFlags, companion);
         sessions.put(key(name), main);
         if (companion) {
@@ -280,16 +283,24 @@ public final class WindowsBackend implements EtwBackend {
      * UPDATE: FlushTimer, MaximumBuffers, the real-time bit and a new log file (ControlTraceW docs);
      * a private session takes only FlushTimer and the log file. The log file switches only when it
      * differs from the running one (a non-zero LogFileNameOffset with the same name is an error).
+     * EnableFlags carries the running session's flags, read by the QUERY before: ControlTraceW's
+     * documentation says 0 disables all kernel providers of a system logger or the NT Kernel Logger.
      */
     @Override
     public SessionStats updateSession(SessionConfig config) throws EtwException {
         String name = config.sessionName();
-        SessionStats current = querySession(name);
+        PropertiesBuffer running = controlProperties(name);
+        int qc = etw.ControlTraceW(0, PropertiesBuffer.wideString(name), running.pointer(), EtwConstants.EVENT_TRACE_CONTROL_QUERY);
+        if (qc != Win32Error.SUCCESS) {
+            throw new EtwException("ControlTraceW", qc, "query of session '" + name + "' before updating it");
+        }
+        SessionStats current = running.stats(name);
         Session s = sessions.get(key(name));
         UUID guid = s != null ? s.guid : ZERO_GUID;
         int modes = s != null ? s.logFileMode : config.logFileModeBits();
         PropertiesBuffer p = controlProperties(guid, modes);
         p.setInt(EtwLayout.ETP_FLUSH_TIMER, config.flushTimerSeconds());
+        p.setInt(EtwLayout.ETP_ENABLE_FLAGS, running.getInt(EtwLayout.ETP_ENABLE_FLAGS));
         if ((modes & PRIVATE_LOGGER_MODE) == 0) {
             p.setInt(EtwLayout.ETP_MAXIMUM_BUFFERS, config.maximumBuffers());
             p.setInt(EtwLayout.ETP_LOG_FILE_MODE, config.has(LogFileMode.REAL_TIME) ? EtwConstants.EVENT_TRACE_REAL_TIME_MODE : 0);

@@ -22,19 +22,23 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * enable state, and the per-event path (TraceEventInstance / TraceEvent / CreateTraceInstanceId).
  *
  * <p>Enable state: the callback stores the logger handle in a volatile field and hands level,
- * flags and handle to the {@link EnableListener}. While one session's logger handle is active an
- * enable from a different handle is ignored, as Microsoft's classic-provider sample does: a classic
- * provider logs to one session only.
+ * flags and handle to the {@link EnableListener}. A classic logger handle is a TRACE_ENABLE_CONTEXT:
+ * the logger id in its low 16 bits, the level and enable flags above, so a session that changes its
+ * level sends a different handle. Sessions are told apart by the logger id only: an enable from the
+ * active session applies its new level and flags; one from another session while one is active is
+ * ignored, as Microsoft's classic-provider sample does (a classic provider logs to one session only).
  *
  * <p>Per event nothing is allocated: RegHandles, their Pointers and the GUID words are computed at
  * registration; each thread's {@link WindowsScratch} holds the native headers and payload.
  */
 final class WindowsProvider implements ProviderBackend {
 
-    /** Events are at most 64 KB (EVENT_INSTANCE_HEADER docs). */
-    static final int MAX_EVENT_BYTES = 64 * 1024;
+    /** The largest record: its Size is a USHORT. */
+    static final int MAX_RECORD_BYTES = 0xFFFF;
     /** sizeof(EVENT_INSTANCE_GUID_HEADER): the record header in the buffer and the "buffer size − 72" of the docs. */
     static final int RECORD_HEADER_BYTES = 0x48;
+    /** Records start at 8-byte boundaries in a buffer, so a record occupies its size rounded up to 8. */
+    static final int RECORD_ALIGNMENT = 8;
     static final int DEFAULT_SESSION_BUFFER_KB = 64;
 
     private static final int HEADER_FLAGS = EtwConstants.WNODE_FLAG_TRACED_GUID | EtwConstants.WNODE_FLAG_USE_MOF_PTR;
@@ -164,7 +168,7 @@ final class WindowsProvider implements ProviderBackend {
             return;
         }
         long active = loggerHandle;
-        if (active != 0 && active != h) {
+        if (active != 0 && loggerId(active) != loggerId(h)) {
             return; // another session holds the provider; a classic provider logs to one session only
         }
         int level;
@@ -180,6 +184,11 @@ final class WindowsProvider implements ProviderBackend {
         }
         loggerHandle = h;
         listener.onEnable(level, flags, h);
+    }
+
+    /** TRACE_ENABLE_CONTEXT.LoggerId: the low 16 bits of a classic logger handle. */
+    static int loggerId(long loggerHandle) {
+        return (int) (loggerHandle & 0xFFFF);
     }
 
     void onDisableRequest() {
@@ -387,15 +396,18 @@ final class WindowsProvider implements ProviderBackend {
     }
 
     /**
-     * Payload limit: the record (EVENT_INSTANCE_GUID_HEADER, 72 bytes, plus payload) must stay below
-     * the session buffer size − 72 and within 64 KB. Unknown buffer size (a session jetw did not
-     * start, e.g. WPR's): the 64 KB default.
+     * Payload limit. EVENT_INSTANCE_HEADER: the record (EVENT_INSTANCE_GUID_HEADER, 72 bytes, plus
+     * payload) must be strictly smaller than the session buffer size − 72; records are 8-byte
+     * aligned, so the largest is buffer − 80 (buffer sizes are whole KB), and its USHORT Size caps it
+     * at {@link #MAX_RECORD_BYTES} ("slightly less than 64K", TraceEvent docs). Unknown buffer size
+     * (a session jetw did not start, e.g. WPR's): the 64 KB default.
      */
     @Override
     public int maxPayloadBytes() {
         int kb = sessionBufferKb;
         long bufferBytes = (kb > 0 ? kb : DEFAULT_SESSION_BUFFER_KB) * 1024L;
-        long limit = Math.min(MAX_EVENT_BYTES, bufferBytes - RECORD_HEADER_BYTES) - RECORD_HEADER_BYTES;
+        long largestRecord = Math.min(MAX_RECORD_BYTES, bufferBytes - RECORD_HEADER_BYTES - RECORD_ALIGNMENT);
+        long limit = largestRecord - RECORD_HEADER_BYTES;
         return (int) Math.max(0, Math.min(limit, EventScratch.MAX_PAYLOAD));
     }
 

@@ -199,6 +199,36 @@ class EtlToolTest {
         assertEquals("01020304", MiniJson.object(j.lines().get(13)).get("data"));
     }
 
+    /** A payload as ClassicProvider cuts it: the text so far, then U+2026 and a NUL. */
+    static byte[] cutString(String soFar) {
+        return dev.jetw.etl.EtlFixtureBuilder.utf16z(soFar + dev.jetw.etw.ClassicProvider.TRUNCATION_MARK);
+    }
+
+    @Test
+    void dumpShowsCutEventsDecodedAndMarked() throws IOException {
+        dev.jetw.etl.EtlFixtureBuilder b = new dev.jetw.etl.EtlFixtureBuilder();
+        b.loggerName = "jetw";
+        byte[] cutRundown = dev.jetw.etl.EtlFixtureBuilder.concat(dev.jetw.etl.EtlFixtureBuilder.u32(7), cutString("com.exam"));
+        b.record(dev.jetw.etl.EtlFixtureBuilder.full(true, dev.jetw.etw.EventType.DC_START, 0, 0, 11, 4242,
+                JetwTraceFixture.ts(b, 0.1), dev.jetw.etl.JetwSchema.METHOD_CLASS, cutRundown));
+        b.record(dev.jetw.etl.EtlFixtureBuilder.instance(true, dev.jetw.etw.EventType.CHECKPOINT, 4, 0, 11, 4242,
+                JetwTraceFixture.ts(b, 1.0), dev.jetw.etl.JetwSchema.METHOD_CALL_CLASS, 9, 0, null,
+                dev.jetw.etl.EtlFixtureBuilder.concat(dev.jetw.etl.EtlFixtureBuilder.u32(7), cutString("a long lab"))));
+        Path f = tmp.resolve("cut.etl");
+        Files.write(f, b.build());
+
+        Run r = run("dump", f.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.lines().get(0).endsWith("method 7 = com.exam\u2026.  (cut to the size limit)"), r.lines().get(0));
+        assertTrue(r.lines().get(1).endsWith("\"a long lab\u2026\" in com.exam\u2026.  (cut to the size limit)"),
+                r.lines().get(1));
+        Map<String, Object> checkpoint = asMap(MiniJson.object(run("dump", "--json", f.toString()).lines().get(1)).get("jetw"));
+        assertEquals(Boolean.TRUE, checkpoint.get("truncated"));
+        assertEquals("a long lab\u2026", checkpoint.get("label"));
+        Map<String, Object> whole = asMap(MiniJson.object(run("dump", "--json", jetwFile().toString()).lines().get(9)).get("jetw"));
+        assertEquals(Boolean.FALSE, whole.get("truncated"));
+    }
+
     static final String TREE_11 = String.join("\n",
             "thread 11 \"main\" (pid 4242)",
             "  9.000 ms  com.example.Shop.handle(Ljava/lang/String;)V  @+1.000 ms",

@@ -212,6 +212,21 @@ class MingwProbeTest {
         for (Field f : intConstants(TraceLevel.class)) {
             list.add(new Entry("TraceLevel." + f.getName(), "TRACE_LEVEL_" + f.getName(), true, true, l -> staticInt(f)));
         }
+        // SystemProfilePrivilege's token constants and the TOKEN_PRIVILEGES it builds (winnt.h).
+        list.add(new Entry("SystemProfilePrivilege.TOKEN_ADJUST_PRIVILEGES", "TOKEN_ADJUST_PRIVILEGES", true, true,
+                l -> (long) SystemProfilePrivilege.TOKEN_ADJUST_PRIVILEGES));
+        list.add(new Entry("SystemProfilePrivilege.TOKEN_QUERY", "TOKEN_QUERY", true, true,
+                l -> (long) SystemProfilePrivilege.TOKEN_QUERY));
+        list.add(new Entry("SystemProfilePrivilege.SE_PRIVILEGE_ENABLED", "SE_PRIVILEGE_ENABLED", true, true,
+                l -> (long) SystemProfilePrivilege.SE_PRIVILEGE_ENABLED));
+        list.add(new Entry("SystemProfilePrivilege.TOKEN_PRIVILEGES_SIZE", "sizeof(TOKEN_PRIVILEGES)", false, false,
+                l -> (long) SystemProfilePrivilege.TOKEN_PRIVILEGES_SIZE));
+        list.add(new Entry("SystemProfilePrivilege.TP_LUID", "offsetof(TOKEN_PRIVILEGES, Privileges[0].Luid)", false,
+                false, l -> (long) SystemProfilePrivilege.TP_LUID));
+        list.add(new Entry("SystemProfilePrivilege.TP_ATTRIBUTES", "offsetof(TOKEN_PRIVILEGES, Privileges[0].Attributes)",
+                false, false, l -> (long) SystemProfilePrivilege.TP_ATTRIBUTES));
+        list.add(new Entry("SystemProfilePrivilege.LUID_SIZE", "sizeof(LUID)", false, false,
+                l -> (long) SystemProfilePrivilege.LUID_SIZE));
         list.add(new Entry("EtwConstants.KERNEL_LOGGER_NAME (UTF-16 bytes with NUL)", "sizeof(KERNEL_LOGGER_NAMEW)", false,
                 false, l -> (EtwConstants.KERNEL_LOGGER_NAME.length() + 1) * 2L));
         return list;
@@ -339,7 +354,7 @@ class MingwProbeTest {
         List<String> mismatches = new ArrayList<>();
         int checked = 0;
         for (Class<?> binding : List.of(NativeEtw.class, Advapi32Library.class, Advapi32Direct.class,
-                PerformanceCounterLibrary.class)) {
+                Kernel32Handles.class, PerformanceCounterLibrary.class)) {
             for (Method m : binding.getDeclaredMethods()) {
                 if (m.isSynthetic() || m.getName().equals("bind")) {
                     continue;
@@ -356,8 +371,8 @@ class MingwProbeTest {
         if (!mismatches.isEmpty()) {
             fail("stdcall argument bytes differ:\n  " + String.join("\n  ", mismatches));
         }
-        assertEquals(15 + 11 + 2 + 2, checked,
-                "15 NativeEtw methods, 11 advapi32 interface-mapped, 2 direct-mapped, 2 kernel32 counter calls");
+        assertEquals(20 + 14 + 2 + 1 + 2, checked, "20 NativeEtw methods, 14 interface-mapped, 2 direct-mapped,"
+                + " CloseHandle and the 2 performance-counter calls from kernel32");
     }
 
     static int x86ArgumentBytes(Method m) {

@@ -43,6 +43,31 @@ class RecorderRulesTest {
         return String.join("; ", rec.violations);
     }
 
+    @Test
+    void anUpdateThatDropsTheSessionsKernelFlagsIsFlagged() {
+        RecordingNativeEtw rec = new RecordingNativeEtw(EtwLayout.X64);
+        rec.answer("s").enableFlags = 0x11;
+        PropertiesBuffer p = new PropertiesBuffer(EtwLayout.X64);
+        p.keepLogFile();
+        rec.ControlTraceW(0, PropertiesBuffer.wideString("s"), p.pointer(), EtwConstants.EVENT_TRACE_CONTROL_UPDATE);
+        assertEquals("ControlTraceW UPDATE: EnableFlags 0x0 drops kernel providers the session runs (0x11)",
+                String.join("; ", rec.violations));
+        rec.violations.clear();
+        p.setInt(EtwLayout.ETP_ENABLE_FLAGS, 0x11);
+        rec.ControlTraceW(0, PropertiesBuffer.wideString("s"), p.pointer(), EtwConstants.EVENT_TRACE_CONTROL_UPDATE);
+        assertEquals("", String.join("; ", rec.violations));
+    }
+
+    @Test
+    void theProfileFlagWithoutThePrivilegeIsFlagged() {
+        String v = startViolation(EtwLayout.X64, p -> {
+            p.setInt(EtwLayout.ETP_LOG_FILE_MODE, 1 | 0x02000000);
+            p.setGuid(UUID.randomUUID());
+            p.setInt(EtwLayout.ETP_ENABLE_FLAGS, 0x01000000);
+        });
+        assertEquals("StartTraceW: EVENT_TRACE_FLAG_PROFILE without SeSystemProfilePrivilege enabled in the token", v);
+    }
+
     @ParameterizedTest
     @EnumSource(Layout.class)
     void aValidBufferPasses(Layout l) {

@@ -95,6 +95,8 @@ final class RecordingNativeEtw implements NativeEtw {
         long loggerThreadId;
         String logFile;
         int logFileMode;
+        /** EnableFlags of a system logger or the NT Kernel Logger: the kernel providers it runs. */
+        int enableFlags;
     }
 
     final EtwLayout layout;
@@ -119,6 +121,15 @@ final class RecordingNativeEtw implements NativeEtw {
     boolean recordEvents = true;
     /** Non-zero: a session with this logger handle already enables the provider, so registration calls back at once. */
     long enableDuringRegistration;
+
+    /** The token the recorder hands out, the LUID it answers for SeSystemProfilePrivilege, and the tokens still open. */
+    static final long TOKEN = 0x0000_0000_0000_0ABCL;
+    static final long PROFILE_LUID = 0x0000_0000_0000_000BL;
+    final List<Long> openTokens = new ArrayList<>();
+    /** True once AdjustTokenPrivileges enabled SeSystemProfilePrivilege (returned TRUE, last error 0). */
+    boolean profilePrivilegeEnabled;
+    /** What GetLastError answers: set by every token call as Windows would. */
+    int lastError;
 
     RecordingNativeEtw(EtwLayout layout) {
         this.layout = layout;
@@ -345,6 +356,9 @@ final class RecordingNativeEtw implements NativeEtw {
                     && !EtwConstants.KERNEL_LOGGER_NAME.equals(c.name)) {
                 violation("StartTraceW: EnableFlags outside a system logger or the NT Kernel Logger");
             }
+            if ((b.getInt(EtwLayout.ETP_ENABLE_FLAGS) & 0x01000000) != 0 && !profilePrivilegeEnabled) {
+                violation("StartTraceW: EVENT_TRACE_FLAG_PROFILE without SeSystemProfilePrivilege enabled in the token");
+            }
             if (b.getInt(EtwLayout.ETP_AGE_LIMIT) != 0) {
                 violation("StartTraceW: AgeLimit set");
             }
@@ -381,13 +395,21 @@ final class RecordingNativeEtw implements NativeEtw {
                 violation("ControlTraceW: Wnode outputs not zero in a fresh buffer");
             }
         }
+        SessionAnswer running = c.name == null ? null : answers.get(c.name.toLowerCase(Locale.ROOT));
+        if (controlCode == EtwConstants.EVENT_TRACE_CONTROL_UPDATE && running != null && running.enableFlags != 0
+                && c.properties.length >= EtwLayout.ETP_SIZE
+                && c.props().getInt(EtwLayout.ETP_ENABLE_FLAGS) != running.enableFlags) {
+            violation("ControlTraceW UPDATE: EnableFlags 0x" + Integer.toHexString(c.props().getInt(EtwLayout.ETP_ENABLE_FLAGS))
+                    + " drops kernel providers the session runs (0x" + Integer.toHexString(running.enableFlags) + ")");
+        }
         int r = next(c);
         if (r == 0 && properties != null) {
-            SessionAnswer a = c.name == null ? null : answers.get(c.name.toLowerCase(Locale.ROOT));
+            SessionAnswer a = running;
             if (a != null) {
                 properties.setLong(EtwLayout.WNODE_HISTORICAL_CONTEXT, a.historicalContext);
                 properties.setInt(EtwLayout.ETP_BUFFER_SIZE, a.bufferSizeKb);
                 properties.setInt(EtwLayout.ETP_LOG_FILE_MODE, a.logFileMode);
+                properties.setInt(EtwLayout.ETP_ENABLE_FLAGS, a.enableFlags);
                 properties.setInt(EtwLayout.ETP_NUMBER_OF_BUFFERS, a.numberOfBuffers);
                 properties.setInt(EtwLayout.ETP_FREE_BUFFERS, a.freeBuffers);
                 properties.setInt(EtwLayout.ETP_EVENTS_LOST, a.eventsLost);
@@ -684,7 +706,94 @@ final class RecordingNativeEtw implements NativeEtw {
         return r;
     }
 
+    // ---------------------------------------------------------------- token privileges
+
+    @Override
+    public int OpenProcessToken(Pointer processHandle, int desiredAccess, Pointer tokenHandleOut) {
+        Call c = new Call("OpenProcessToken");
+        c.regHandle = Pointer.nativeValue(processHandle);
+        c.flags = desiredAccess;
+        long current = layout.pointerSize() == 8 ? -1L : 0xFFFFFFFFL;
+        long passed = layout.pointerSize() == 8 ? c.regHandle : c.regHandle & 0xFFFFFFFFL;
+        if (passed != current) {
+            violation("OpenProcessToken: ProcessHandle " + Long.toHexString(c.regHandle) + " is not GetCurrentProcess()");
+        }
+        if ((desiredAccess & 0x20) == 0) {
+            violation("OpenProcessToken: DesiredAccess lacks TOKEN_ADJUST_PRIVILEGES");
+        }
+        lastError = next(c);
+        if (lastError != 0) {
+            return 0;
+        }
+        putHandle(tokenHandleOut, 0, TOKEN);
+        openTokens.add(TOKEN);
+        return 1;
+    }
+
+    @Override
+    public int LookupPrivilegeValueW(Pointer systemName, Pointer name, Pointer luidOut) {
+        Call c = new Call("LookupPrivilegeValueW");
+        c.name = wide(name);
+        if (systemName != null) {
+            violation("LookupPrivilegeValueW: lpSystemName should be NULL (the local system)");
+        }
+        lastError = next(c);
+        if (lastError != 0) {
+            return 0;
+        }
+        luidOut.setLong(0, "SeSystemProfilePrivilege".equals(c.name) ? PROFILE_LUID : 0x99);
+        return 1;
+    }
+
+    @Override
+    public int AdjustTokenPrivileges(Pointer tokenHandle, int disableAllPrivileges, Pointer newState, int bufferLength,
+                                     Pointer previousState, Pointer returnLengthOut) {
+        Call c = new Call("AdjustTokenPrivileges");
+        c.regHandle = Pointer.nativeValue(tokenHandle);
+        c.enable = disableAllPrivileges;
+        c.info = newState == null ? null : newState.getByteArray(0, 16);
+        if (!openTokens.contains(c.regHandle)) {
+            violation("AdjustTokenPrivileges: TokenHandle " + Long.toHexString(c.regHandle) + " is not an open token");
+        }
+        if (disableAllPrivileges != 0) {
+            violation("AdjustTokenPrivileges: DisableAllPrivileges is TRUE");
+        }
+        ByteBuffer tp = c.info == null ? null : ByteBuffer.wrap(c.info).order(ByteOrder.LITTLE_ENDIAN);
+        boolean enablesProfile = tp != null && tp.getInt(0) == 1 && tp.getLong(4) == PROFILE_LUID && tp.getInt(12) == 2;
+        if (!enablesProfile) {
+            violation("AdjustTokenPrivileges: NewState is not one LUID_AND_ATTRIBUTES {profile LUID, SE_PRIVILEGE_ENABLED}");
+        }
+        if (bufferLength < 16 && previousState != null) {
+            violation("AdjustTokenPrivileges: BufferLength " + bufferLength + " too small for PreviousState");
+        }
+        int code = next(c);
+        // TRUE with ERROR_NOT_ALL_ASSIGNED (1300) when the token lacks the privilege: documented.
+        lastError = code;
+        boolean ok = code == 0 || code == 1300;
+        profilePrivilegeEnabled = code == 0 && enablesProfile;
+        return ok ? 1 : 0;
+    }
+
+    @Override
+    public int CloseHandle(Pointer handle) {
+        Call c = new Call("CloseHandle");
+        c.regHandle = Pointer.nativeValue(handle);
+        if (!openTokens.remove(c.regHandle)) {
+            violation("CloseHandle: " + Long.toHexString(c.regHandle) + " is not an open handle");
+        }
+        next(c);
+        return 1;
+    }
+
+    @Override
+    public int GetLastError() {
+        return lastError;
+    }
+
     void assertNoViolations() {
+        if (!openTokens.isEmpty()) {
+            violations.add("token handle(s) left open: " + openTokens);
+        }
         if (!violations.isEmpty()) {
             throw new AssertionError("documented rules broken: " + violations);
         }

@@ -18,6 +18,7 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
+import dev.jetw.etw.EtwException;
 import dev.jetw.etw.EventType;
 import dev.jetw.etw.Guids;
 import dev.jetw.etw.LogFileMode;
@@ -26,6 +27,8 @@ import dev.jetw.etw.Win32Error;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.WeakReference;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -278,6 +281,33 @@ class StubBindingTest {
             regs.getLong(L.traceGuidRegistrationRegHandle()), regs.getLong(size + L.traceGuidRegistrationRegHandle())
         };
         return r;
+    }
+
+    // ---------------------------------------------------------------- token privileges
+
+    @Test
+    void systemProfilePrivilegeCallsArriveAsDocumentedAndTheLastErrorIsRead() throws IOException, EtwException {
+        SystemProfilePrivilege.enable(etw, L);
+        assertEquals(3, rec.stub_argc("OpenProcessToken"));
+        assertEquals(-1L, rec.stub_arg("OpenProcessToken", 0), "GetCurrentProcess()'s pseudo handle");
+        assertEquals(0x20 | 0x8, rec.stub_arg("OpenProcessToken", 1), "TOKEN_ADJUST_PRIVILEGES | TOKEN_QUERY");
+        assertEquals(0, rec.stub_arg("LookupPrivilegeValueW", 0), "the local system");
+        assertArrayEquals(utf16("SeSystemProfilePrivilege"), StubLibrary.blob("LookupPrivilegeValueW", 0));
+        assertEquals(6, rec.stub_argc("AdjustTokenPrivileges"));
+        assertEquals(0x7ABC, rec.stub_arg("AdjustTokenPrivileges", 0), "the token OpenProcessToken wrote");
+        assertEquals(0, rec.stub_arg("AdjustTokenPrivileges", 1), "DisableAllPrivileges FALSE");
+        assertEquals(16, rec.stub_arg("AdjustTokenPrivileges", 3));
+        ByteBuffer tp = ByteBuffer.wrap(StubLibrary.blob("AdjustTokenPrivileges", 0)).order(ByteOrder.LITTLE_ENDIAN);
+        assertEquals(1, tp.getInt(0), "PrivilegeCount");
+        assertEquals(11, tp.getLong(4), "the LUID LookupPrivilegeValueW wrote");
+        assertEquals(2, tp.getInt(12), "SE_PRIVILEGE_ENABLED");
+        assertEquals(1, rec.stub_calls("CloseHandle"));
+        assertEquals(0x7ABC, rec.stub_arg("CloseHandle", 0));
+
+        rec.stub_set_privilege_held(0); // TRUE with ERROR_NOT_ALL_ASSIGNED: read through GetLastError
+        EtwException e = assertThrows(EtwException.class, () -> SystemProfilePrivilege.enable(etw, L));
+        assertEquals(Win32Error.NOT_ALL_ASSIGNED, e.code());
+        assertEquals(2, rec.stub_calls("CloseHandle"), "closed on failure too");
     }
 
     @Test

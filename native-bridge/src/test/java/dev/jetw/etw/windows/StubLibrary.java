@@ -35,6 +35,8 @@ final class StubLibrary {
 
         void stub_set_callback_thread(int on);
 
+        void stub_set_privilege_held(int held);
+
         void stub_reset();
     }
 

@@ -6,6 +6,7 @@ import dev.jetw.etw.KernelFlag;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.OrphanPolicy;
 import dev.jetw.etw.SessionConfig;
+import dev.jetw.etw.SessionController;
 import dev.jetw.etw.SessionStats;
 import dev.jetw.etw.Win32Error;
 import org.junit.jupiter.api.AfterEach;
@@ -254,6 +255,20 @@ class WindowsBackendTest {
     }
 
     @Test
+    void updateThroughTheControllerKeepsTheSystemLoggersKernelFlags() throws EtwException {
+        SessionConfig c = config().modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER)
+                .kernelFlags(EnumSet.of(KernelFlag.PROCESS, KernelFlag.THREAD)).build();
+        rec.answer("jetw").logFile = FILE;
+        rec.answer("jetw").enableFlags = 0x3; // what QUERY reports: the kernel providers the session runs
+        SessionController controller = SessionController.start(backend, c);
+        controller.update(c.toBuilder().flushTimerSeconds(5).build());
+        RecordingNativeEtw.Call u = rec.last("ControlTraceW");
+        assertEquals(EtwConstants.EVENT_TRACE_CONTROL_UPDATE, u.controlCode);
+        assertEquals(0x3, u.props().getInt(EtwLayout.ETP_ENABLE_FLAGS), "ControlTraceW: 0 would disable the kernel providers");
+        assertEquals(5, u.props().getInt(EtwLayout.ETP_FLUSH_TIMER));
+    }
+
+    @Test
     void listSessionsReadsQueryAllTracesAndGrowsOnMoreData() throws EtwException {
         for (int i = 0; i < 70; i++) {
             rec.runningSessions.add("session-" + i);
@@ -326,6 +341,49 @@ class WindowsBackendTest {
         assertTrue(e.getMessage().contains("NT Kernel Logger"), e.getMessage());
         assertTrue(e.getMessage().contains("kernel events need an elevated Administrator"), e.getMessage());
         assertEquals("ControlTraceW:1:jetw", sequence().get(sequence().size() - 1));
+    }
+
+    static SessionConfig profileConfig() {
+        return config().modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER)
+                .kernelFlags(EnumSet.of(KernelFlag.PROCESS, KernelFlag.PROFILE)).build();
+    }
+
+    @Test
+    void kernelProfileEnablesSeSystemProfilePrivilegeBeforeStartTraceAsPerfViewDoes() throws EtwException {
+        backend.startSession(profileConfig());
+        assertEquals(List.of("OpenProcessToken:null", "LookupPrivilegeValueW:SeSystemProfilePrivilege",
+                "AdjustTokenPrivileges:null", "CloseHandle:null", "StartTraceW:jetw"), sequence().subList(0, 5));
+        assertTrue(rec.profilePrivilegeEnabled);
+        assertEquals(0x20 | 0x8, rec.last("OpenProcessToken").flags, "TOKEN_ADJUST_PRIVILEGES | TOKEN_QUERY");
+    }
+
+    @Test
+    void kernelProfileIsRefusedWithOneClearLineWhenTheTokenLacksThePrivilege() {
+        rec.script("AdjustTokenPrivileges", Win32Error.NOT_ALL_ASSIGNED); // TRUE, but not assigned: not elevated
+        EtwException e = assertThrows(EtwException.class, () -> backend.startSession(profileConfig()));
+        assertEquals("AdjustTokenPrivileges", e.function());
+        assertEquals(Win32Error.NOT_ALL_ASSIGNED, e.code());
+        assertEquals("AdjustTokenPrivileges failed: ERROR_NOT_ALL_ASSIGNED (1300): kernel=profile needs"
+                + " SeSystemProfilePrivilege, which this process's token does not hold: run elevated (as administrator)"
+                + " or drop profile from kernel=", e.getMessage());
+        assertTrue(rec.calls("StartTraceW").isEmpty(), "no session is started");
+        assertEquals(1, rec.calls("CloseHandle").size(), "the token is closed");
+    }
+
+    @Test
+    void aFailedTokenOpenIsReportedWithItsCode() {
+        rec.script("OpenProcessToken", Win32Error.ACCESS_DENIED);
+        EtwException e = assertThrows(EtwException.class, () -> backend.startSession(profileConfig()));
+        assertEquals("OpenProcessToken", e.function());
+        assertEquals(Win32Error.ACCESS_DENIED, e.code());
+        assertTrue(rec.calls("CloseHandle").isEmpty(), "nothing was opened");
+    }
+
+    @Test
+    void otherKernelFlagsNeedNoPrivilegeCall() throws EtwException {
+        backend.startSession(config().modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER)
+                .kernelFlags(EnumSet.of(KernelFlag.PROCESS, KernelFlag.CSWITCH)).build());
+        assertTrue(rec.calls("OpenProcessToken").isEmpty());
     }
 
     @Test

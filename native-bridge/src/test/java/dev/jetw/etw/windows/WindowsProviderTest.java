@@ -158,6 +158,28 @@ class WindowsProviderTest {
         assertEquals(OTHER_LOGGER, provider.loggerHandle());
     }
 
+    /** A TRACE_ENABLE_CONTEXT: LoggerId (low 16 bits), Level, InternalFlag, EnableFlags (upper 32 bits). */
+    static long loggerHandle(int loggerId, int level, int flags) {
+        return (loggerId & 0xFFFFL) | (long) (level & 0xFF) << 16 | (flags & 0xFFFFFFFFL) << 32;
+    }
+
+    @Test
+    void aNewLevelFromTheSameLoggerIdIsAppliedThoughTheHandleDiffers() throws EtwException {
+        register(EtwLayout.X64);
+        long first = loggerHandle(0x12, TraceLevel.ERROR, 0x1);
+        long second = loggerHandle(0x12, TraceLevel.VERBOSE, 0x3);
+        rec.enable(first, TraceLevel.ERROR, 0x1);
+        assertFalse(provider.isEnabled(TraceLevel.VERBOSE));
+        rec.enable(second, TraceLevel.VERBOSE, 0x3);
+        assertTrue(provider.isEnabled(TraceLevel.VERBOSE), "same logger id 0x12: the new level applies");
+        assertEquals(0x3, provider.enableFlags());
+        assertEquals(second, provider.loggerHandle(), "writes go with the newest handle");
+        // another logger id is still another session
+        rec.enable(loggerHandle(0x13, TraceLevel.CRITICAL, 0), TraceLevel.CRITICAL, 0);
+        assertEquals(second, provider.loggerHandle());
+        assertTrue(provider.isEnabled(TraceLevel.VERBOSE));
+    }
+
     @Test
     void aFailingLevelQueryMeansNotEnabledAndNeverThrows() throws EtwException {
         register(EtwLayout.X64);
@@ -323,34 +345,57 @@ class WindowsProviderTest {
         assertTrue(rec.calls("TraceEventInstance").isEmpty());
     }
 
-    @Test
-    void payloadLimitFollowsTheEnablingSessionsBufferSize() throws EtwException {
+    /** EVENT_INSTANCE_HEADER: the 8-byte aligned record must be strictly smaller than buffer − 72; Size is a USHORT. */
+    static boolean recordFits(int payloadBytes, int bufferKb) {
+        int record = 72 + payloadBytes;
+        int aligned = (record + 7) & ~7;
+        return aligned < bufferKb * 1024 - 72 && record <= 0xFFFF;
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {4, 8, 64, 1024})
+    void theLargestPayloadMakesTheRecordStrictlySmallerThanBufferMinus72(int kb) throws EtwException {
         register(EtwLayout.X64);
-        assertEquals(65536 - 72 - 72, provider.maxPayloadBytes(), "unknown session: 64 KB buffers");
-        backend.startSession(SessionConfig.builder().logFile(Paths.get("C:\\t\\a.etl")).bufferSizeKb(8).build());
+        backend.startSession(SessionConfig.builder().logFile(Paths.get("C:\\t\\a.etl")).bufferSizeKb(kb).build());
         backend.enableProvider("jetw", CONTROL, 5, 0);
-        assertEquals(8192 - 72 - 72, provider.maxPayloadBytes());
-        backend.startSession(SessionConfig.builder().sessionName("big").logFile(Paths.get("C:\\t\\b.etl")).bufferSizeKb(1024).build());
-        backend.enableProvider("big", CONTROL, 5, 0);
-        assertEquals(65536 - 72, provider.maxPayloadBytes(), "64 KB event limit");
+        int max = provider.maxPayloadBytes();
+        assertTrue(recordFits(max, kb), max + " bytes in " + kb + " KB buffers");
+        assertFalse(recordFits(max + 1, kb), "one byte more must not fit: " + (max + 1));
     }
 
     @Test
-    void anOversizedPayloadIsCutAndMarkedTruncated() throws EtwException {
+    void anUnknownSessionIsAssumedToHave64KbBuffers() throws EtwException {
+        register(EtwLayout.X64);
+        int max = provider.maxPayloadBytes();
+        assertTrue(recordFits(max, 64));
+        assertFalse(recordFits(max + 1, 64));
+    }
+
+    @Test
+    void anOversizedPayloadIsCutKeepsItsVersionAndEndsWithTheMarkAndANul() throws EtwException {
         register(EtwLayout.X64);
         backend.startSession(SessionConfig.builder().logFile(Paths.get("C:\\t\\a.etl")).bufferSizeKb(4).build());
         backend.enableProvider("jetw", CONTROL, 5, 0);
         rec.enable(LOGGER, 5, 0);
         EventScratch s = provider.newScratch();
         int id = provider.newInstanceId(s, 0);
-        s.payload(5000);
-        for (int i = 0; i < 5000; i++) {
-            s.payload().put((byte) i);
-        }
-        assertTrue(provider.write(s, EventType.START, 4, 0, id, -1, 0));
-        ByteBuffer h = rec.last("TraceEventInstance").headerBytes();
-        assertEquals(4096 - 144, h.getInt(64));
-        assertEquals(ClassicProvider.VERSION_TRUNCATED, h.getShort(6) & 0xFFFF);
+        putPayload(s, "x".repeat(3000)); // 6002 bytes, a 4 KB buffer takes less
+        assertTrue(provider.write(s, EventType.END, 4, 0, id, -1, 0));
+        RecordingNativeEtw.Call c = rec.last("TraceEventInstance");
+        ByteBuffer h = c.headerBytes();
+        int max = provider.maxPayloadBytes();
+        assertEquals(max, h.getInt(64), "MOF_FIELD.Length: cut to the limit");
+        assertEquals(0, h.getShort(6) & 0xFFFF, "Class.Version stays the MOF's EventVersion 0");
+        assertEquals(max, c.payload.length);
+        assertEquals("x".repeat(max / 2 - 2) + ClassicProvider.TRUNCATION_MARK,
+                RecordingNativeEtw.wideAt(ByteBuffer.wrap(c.payload).order(ByteOrder.LITTLE_ENDIAN), 0),
+                "the string stays NUL-terminated and ends with the mark");
+        assertTrue(ClassicProvider.endsWithTruncationMark(c.payload));
+        assertEquals(1, provider.eventsTruncated());
+
+        putPayload(s, "short");
+        assertTrue(provider.write(s, EventType.END, 4, 0, id, -1, 0));
+        assertFalse(ClassicProvider.endsWithTruncationMark(rec.last("TraceEventInstance").payload));
         assertEquals(1, provider.eventsTruncated());
     }
 
@@ -420,7 +465,8 @@ class WindowsProviderTest {
         backend.startSession(SessionConfig.builder().logFile(Paths.get("C:\\t\\a.etl")).bufferSizeKb(16).build());
         backend.enableProvider("jetw", CONTROL, 5, 0);
         provider = ClassicProvider.register(backend, CONTROL, List.of(METHOD));
-        assertEquals(16384 - 144, provider.maxPayloadBytes());
+        assertTrue(recordFits(provider.maxPayloadBytes(), 16));
+        assertFalse(recordFits(provider.maxPayloadBytes() + 1, 16), "the 16 KB limit, not the 64 KB default");
     }
 
     @Test

@@ -13,6 +13,13 @@ import java.util.UUID;
  */
 public final class MofSchema {
 
+    /**
+     * The class qualifier of Microsoft's classic-schema samples ("Publishing Your Event Schema for a
+     * Classic Provider", "Event Tracing MOF Qualifiers"): instances are provided dynamically (ToInstance
+     * propagates it to instances). Every class of the schema carries it.
+     */
+    static final String DYNAMIC = "dynamic: ToInstance";
+
     private MofSchema() {
     }
 
@@ -25,7 +32,7 @@ public final class MofSchema {
         m.append("#pragma namespace(\"\\\\\\\\.\\\\root\\\\wmi\")\n");
         m.append("#pragma classflags(\"forceupdate\")\n\n");
 
-        m.append("[Dynamic, Description(\"jetw: Java method activity\"), Guid(\"").append(guid(JetwSchema.CONTROL_GUID))
+        m.append("[" + DYNAMIC + ", Description(\"jetw: Java method activity\"), Guid(\"").append(guid(JetwSchema.CONTROL_GUID))
                 .append("\"), locale(\"MS\\\\0x409\")]\n");
         m.append("class Jetw : EventTrace\n{\n};\n\n");
 
@@ -49,14 +56,14 @@ public final class MofSchema {
     }
 
     private static void eventClass(StringBuilder m, String name, String description, UUID guid) {
-        m.append("[Dynamic, Description(\"").append(description).append("\"), Guid(\"").append(guid(guid))
+        m.append("[" + DYNAMIC + ", Description(\"").append(description).append("\"), Guid(\"").append(guid(guid))
                 .append("\"), EventVersion(0)]\n");
         m.append("class ").append(name).append(" : Jetw\n{\n};\n\n");
     }
 
     /** {@code fields} alternates MOF type and property name, in payload order. */
     private static void typeClass(StringBuilder m, String name, String parent, int[] types, String[] typeNames, String... fields) {
-        m.append("[Dynamic, EventType");
+        m.append("[" + DYNAMIC + ", EventType");
         list(m, types, null);
         m.append(", EventTypeName");
         list(m, null, typeNames);

@@ -70,6 +70,19 @@ class MofSchemaTest {
     }
 
     @Test
+    void everyClassUsesTheQualifierFormOfMicrosoftsClassicSchemaSamples() {
+        Map<String, MofClass> classes = parse(MofSchema.generate());
+        assertEquals(9, classes.size(), classes.keySet().toString());
+        for (MofClass c : classes.values()) {
+            assertTrue(c.qualifiers.startsWith("dynamic: ToInstance, "), c.name + ": [" + c.qualifiers + "]");
+        }
+        for (String eventClass : new String[] {"Jetw_MethodCall", "Jetw_Method", "Jetw_Thread"}) {
+            assertTrue(classes.get(eventClass).qualifiers.contains("EventVersion(0)"),
+                    eventClass + ": the writer's Class.Version, also of a cut event, is 0");
+        }
+    }
+
+    @Test
     void providerAndEventClassesCarryJetwSchemaGuids() {
         String mof = MofSchema.generate();
         assertTrue(mof.contains("#pragma namespace(\"\\\\\\\\.\\\\root\\\\wmi\")"), mof);
