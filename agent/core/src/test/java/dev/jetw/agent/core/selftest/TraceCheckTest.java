@@ -75,11 +75,14 @@ class TraceCheckTest {
     }
 
     @Test
-    void eventsOutOfOrderAreFound() throws Exception {
-        Collections.swap(written.get(0).events, 1, 2);
+    void eventsOutOfTimeOrderAreFound() throws Exception {
+        // The first and the last event of a thread are many writes apart, so their time stamps differ;
+        // events with equal time stamps may come in either order (see TraceCheck.timeOrder).
+        List<ExpectedEvent> events = written.get(0).events;
+        Collections.swap(events, 0, events.size() - 1);
         List<String> p = problems();
-        assertTrue(p.stream().anyMatch(s -> s.contains("event 1 (in time-stamp order): type CHECKPOINT != START")), p.toString());
-        assertTrue(p.stream().anyMatch(s -> s.contains("event 2 (in time-stamp order): type START != CHECKPOINT")), p.toString());
+        assertTrue(p.stream().anyMatch(s -> s.contains("event 0 (in time-stamp order): type START != END")), p.toString());
+        assertTrue(p.stream().anyMatch(s -> s.contains("event 14 (in time-stamp order): type END != START")), p.toString());
     }
 
     @Test
