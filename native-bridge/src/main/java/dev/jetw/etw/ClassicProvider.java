@@ -122,13 +122,7 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
      */
     public boolean write(EventScratch scratch, int type, int level, int classIndex, int instanceId,
                          int parentClassIndex, int parentInstanceId) {
-        int version = 0;
-        int max = backend.maxPayloadBytes();
-        if (scratch.payload().position() > max) {
-            scratch.payload().position(max);
-            version = VERSION_TRUNCATED;
-            truncated.increment();
-        }
+        int version = cutToLimit(scratch);
         int code;
         try {
             code = backend.write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
@@ -157,6 +151,48 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
             code = Win32Error.INVALID_PARAMETER;
         }
         return counted(scratch, code);
+    }
+
+    /**
+     * As {@link #write}, with the event's time given: {@code nanoTime} is a {@code System.nanoTime()}
+     * reading (now or earlier, from any thread) that the backend converts into the session's clock.
+     * For events written after the fact: a call's START written at its exit, a JVM runtime event.
+     */
+    public boolean writeAt(EventScratch scratch, long nanoTime, int type, int level, int classIndex, int instanceId,
+                           int parentClassIndex, int parentInstanceId) {
+        int version = cutToLimit(scratch);
+        int code;
+        try {
+            code = backend.writeAt(scratch, nanoTime, type, level, version, classIndex, instanceId, parentClassIndex,
+                    parentInstanceId);
+        } catch (RuntimeException e) {
+            code = Win32Error.INVALID_PARAMETER;
+        }
+        return counted(scratch, code);
+    }
+
+    /** As {@link #writeSmall}, with the event's time given as in {@link #writeAt}. */
+    public boolean writeSmallAt(EventScratch scratch, long nanoTime, int type, int level, int classIndex,
+                                int instanceId, int parentClassIndex, int parentInstanceId, long payload, int length) {
+        int code;
+        try {
+            code = backend.writeSmallAt(scratch, nanoTime, type, level, 0, classIndex, instanceId, parentClassIndex,
+                    parentInstanceId, payload, length);
+        } catch (RuntimeException e) {
+            code = Win32Error.INVALID_PARAMETER;
+        }
+        return counted(scratch, code);
+    }
+
+    /** Cuts the staged payload to the size limit; returns the Class.Version that marks a cut event (0 when whole). */
+    private int cutToLimit(EventScratch scratch) {
+        int max = backend.maxPayloadBytes();
+        if (scratch.payload().position() <= max) {
+            return 0;
+        }
+        scratch.payload().position(max);
+        truncated.increment();
+        return VERSION_TRUNCATED;
     }
 
     /** Counts a write's outcome: written on the writing thread's own count, dropped on the shared one. */
