@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 public final class ProofScenario {
 
     public static final String FILE_TRACE = "file-trace";
+    public static final String CALLER_TIME = "caller-time";
     public static final String ORPHAN_FAIL = "orphan-fail";
     public static final String ORPHAN_REUSE = "orphan-reuse";
     public static final String ORPHAN_RESTART = "orphan-restart";
@@ -82,7 +83,7 @@ public final class ProofScenario {
     }
 
     public List<StepResult> runAll() {
-        return Arrays.asList(fileTrace(), orphanFail(), orphanReuse(), orphanRestart(), buffering(), kernel(), tracerpt(),
+        return Arrays.asList(fileTrace(), callerTime(), orphanFail(), orphanReuse(), orphanRestart(), buffering(), kernel(), tracerpt(),
                 notElevated());
     }
 
@@ -92,6 +93,22 @@ public final class ProofScenario {
             TracedRun run = trace(config(FILE_TRACE, ""), THREADS, CALLS, false);
             fileTraceRun = run;
             return run.judge(FILE_TRACE, file(FILE_TRACE), "session " + run.config.sessionName() + ": ");
+        });
+    }
+
+    /** Caller-set time stamps (writeAt): events written in reverse time order come back in stamp order, 1 ms apart. */
+    public StepResult callerTime() {
+        return guarded(CALLER_TIME, () -> {
+            TracedRun run = trace(config(CALLER_TIME, ""), false, CallerTimeWorkload::write);
+            StepResult exact = run.judge(CALLER_TIME, file(CALLER_TIME), "");
+            List<String> facts = new ArrayList<>(exact.details());
+            List<String> problems = new ArrayList<>();
+            if (exact.verdict() == StepResult.Verdict.FAIL) {
+                problems.add(exact.summary());
+            }
+            problems.addAll(CallerTimeWorkload.spacing(file(CALLER_TIME), facts));
+            return StepResult.judge(CALLER_TIME, CallerTimeWorkload.EVENTS + " events written newest first with caller-set"
+                    + " time stamps 1 ms apart come back in stamp order, 1 ms apart", facts, problems);
         });
     }
 
@@ -289,6 +306,10 @@ public final class ProofScenario {
 
     /** Start (with the config's orphan policy), register, enable, write from threads, optionally flush, stop. */
     private TracedRun trace(SessionConfig cfg, int threads, int calls, boolean flushBeforeStop) throws Exception {
+        return trace(cfg, flushBeforeStop, (provider, ids) -> CallWorkload.write(provider, ids, threads, calls));
+    }
+
+    private TracedRun trace(SessionConfig cfg, boolean flushBeforeStop, Workload workload) throws Exception {
         int enableLevel = AgentSessionOptions.parse("").enableLevel();
         TracedRun run = new TracedRun(cfg);
         SessionController session = SessionController.start(backend, cfg);
@@ -299,7 +320,7 @@ public final class ProofScenario {
                 backend.enableProvider(cfg.sessionName(), JetwSchema.CONTROL_GUID, enableLevel, 0);
                 awaitEnabled(provider, enableLevel);
                 run.startMillis = System.currentTimeMillis();
-                run.written = CallWorkload.write(provider, threadIds, threads, calls);
+                run.written = workload.write(provider, threadIds);
                 if (flushBeforeStop) {
                     run.facts.add("flushed: " + session.flush());
                 }
@@ -360,6 +381,11 @@ public final class ProofScenario {
 
     private interface Step {
         StepResult run() throws Exception;
+    }
+
+    /** Writes through the provider and returns what each thread wrote. */
+    private interface Workload {
+        List<WrittenThread> write(ClassicProvider provider, ThreadIds ids) throws Exception;
     }
 
     private static int currentProcessId() {

@@ -7,12 +7,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The proof scenario against the portable backend, on every build: the file, orphan and buffering
+ * The proof scenario against the portable backend, on every build: the file, caller-time, orphan and buffering
  * steps must pass; kernel, tracerpt and the access-denied path must be skipped with their reason.
  */
 class PortableProofTest extends ProofScenarioContract {
 
-    private static final List<String> PORTABLE_STEPS = Arrays.asList(ProofScenario.FILE_TRACE, ProofScenario.ORPHAN_FAIL,
+    private static final List<String> PORTABLE_STEPS = Arrays.asList(ProofScenario.FILE_TRACE, ProofScenario.CALLER_TIME, ProofScenario.ORPHAN_FAIL,
             ProofScenario.ORPHAN_REUSE, ProofScenario.ORPHAN_RESTART, ProofScenario.BUFFERING);
 
     @Override

@@ -39,6 +39,11 @@ abstract class ProofScenarioContract {
     }
 
     @Test
+    void callerSetTimeStampsAreKept() {
+        check(scenario().callerTime());
+    }
+
+    @Test
     void orphanFailRefusesASecondStart() {
         check(scenario().orphanFail());
     }

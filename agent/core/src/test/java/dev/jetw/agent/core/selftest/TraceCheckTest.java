@@ -137,4 +137,14 @@ class TraceCheckTest {
         assertEquals(TraceCheck.MAX_LISTED + 1, p.size());
         assertEquals("... and 10 more mismatches", p.get(TraceCheck.MAX_LISTED));
     }
+
+    @Test
+    void theCallerTimeSpacingCheckFailsOnOrdinaryWrites() throws Exception {
+        // Events stamped at the time of the write are far closer than 1 ms apart.
+        List<String> facts = new ArrayList<>();
+        List<String> p = CallerTimeWorkload.spacing(etl, facts);
+        assertTrue(p.size() >= 20, p.toString());
+        assertTrue(p.get(0).startsWith("caller-set time stamps 0 and 1 are "), p.get(0));
+        assertTrue(facts.get(0).startsWith("gaps between caller-set time stamps in the file, in 100 ns units: ["), facts.get(0));
+    }
 }
