@@ -73,10 +73,6 @@ public final class ProofScenario {
         return Elevation.current(dev.jetw.etw.EtwBackends.isWindows());
     }
 
-    public EtwBackend backend() {
-        return backend;
-    }
-
     /** The trace of the file-trace step. */
     public Path traceFile() {
         return file(FILE_TRACE);
@@ -340,12 +336,12 @@ public final class ProofScenario {
         return run;
     }
 
-    private static void awaitEnabled(ClassicProvider provider, int level) throws InterruptedException, EtwException {
+    private static void awaitEnabled(ClassicProvider provider, int level) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ENABLE_WAIT_MILLIS);
         while (!provider.isEnabled(level)) {
             if (System.nanoTime() > deadline) {
-                throw new EtwException("EnableTrace", Win32Error.SUCCESS, "the provider's control callback did not report"
-                        + " the enable request within " + ENABLE_WAIT_MILLIS + " ms");
+                throw new IllegalStateException("the provider's control callback did not report the enable request"
+                        + " within " + ENABLE_WAIT_MILLIS + " ms of EnableTrace's success");
             }
             Thread.sleep(10);
         }

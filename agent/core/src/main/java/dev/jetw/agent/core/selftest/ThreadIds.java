@@ -1,6 +1,5 @@
 package dev.jetw.agent.core.selftest;
 
-import com.sun.jna.Library;
 import com.sun.jna.Native;
 
 /**
@@ -25,16 +24,11 @@ abstract class ThreadIds {
 
     /** kernel32's GetCurrentThreadId through JNA (loaded only on Windows). */
     private static final class Windows extends ThreadIds {
-        private final Kernel32 kernel32 = Native.load("kernel32", Kernel32.class);
+        private final Kernel32Threads kernel32 = Native.load("kernel32", Kernel32Threads.class);
 
         @Override
         int current() {
             return kernel32.GetCurrentThreadId();
         }
-    }
-
-    /** The one kernel32 call the scenario needs. */
-    public interface Kernel32 extends Library {
-        int GetCurrentThreadId();
     }
 }
