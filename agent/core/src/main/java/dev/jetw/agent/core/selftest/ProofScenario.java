@@ -59,9 +59,14 @@ public final class ProofScenario {
      * @param elevated whether the account is an elevated administrator; null when unknown
      */
     public ProofScenario(EtwBackend backend, Path dir, Boolean elevated) {
+        this(backend, dir, elevated, ThreadIds.forBackend(backend.name()));
+    }
+
+    /** With the thread ids given: tests run the Windows branches over a portable backend under another name. */
+    ProofScenario(EtwBackend backend, Path dir, Boolean elevated, ThreadIds threadIds) {
         this.backend = backend;
         this.dir = dir.toAbsolutePath();
-        this.threadIds = ThreadIds.forBackend(backend.name());
+        this.threadIds = threadIds;
         this.elevated = elevated;
         if (this.dir.toString().indexOf(',') >= 0) {
             throw new IllegalArgumentException("the folder " + this.dir + " contains ',', which agent options cannot carry");
