@@ -24,4 +24,5 @@ echo   status ^<pid^>               session, instrumented methods, events writte
 echo   list                       JVMs on this host
 echo   etl summary^|dump^|tree^|chrome-trace FILE...   read .etl files
 echo   mof                        print the MOF schema of jetw's events (for mofcomp)
+echo   selftest [--dir FOLDER]    check this machine: trace a test workload, read it back, print a verdict per step
 exit /b 0

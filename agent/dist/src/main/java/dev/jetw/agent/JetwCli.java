@@ -41,6 +41,7 @@ final class JetwCli {
             "  list                     JVMs on this host (pid, jetw attached or not, main class)",
             "  etl <command> FILE...    read .etl files: summary, dump, tree, chrome-trace (see etl --help)",
             "  mof                      print the MOF schema of jetw's events (mofcomp it on Windows for tracerpt/WPA)",
+            "  selftest [--dir FOLDER]  trace, read back and judge a test workload on this machine; prints a verdict per step",
             "JDK 21+ warns on dynamic agent loading unless the target runs with -XX:+EnableDynamicAgentLoading.");
 
     private JetwCli() {
@@ -70,6 +71,9 @@ final class JetwCli {
                 case "mof":
                     out.print(callStatic(AgentLauncher.MOF_SCHEMA, "generate", new Class<?>[0]));
                     return OK;
+                case "selftest":
+                    return (Integer) callStatic(AgentLauncher.SELFTEST, "run",
+                            new Class<?>[] {String[].class, PrintStream.class, PrintStream.class}, rest.toArray(new String[0]), out, err);
                 case "-h":
                 case "--help":
                 case "help":
