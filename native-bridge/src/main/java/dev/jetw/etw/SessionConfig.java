@@ -34,6 +34,8 @@ public final class SessionConfig {
     private final ClockType clock;
     private final OrphanPolicy orphanPolicy;
     private final boolean realTimeWithoutConsumer;
+    private final boolean overwrite;
+    private final String filePermissions;
     private final List<String> warnings;
 
     private SessionConfig(Builder b, List<String> warnings) {
@@ -49,6 +51,8 @@ public final class SessionConfig {
         this.clock = b.clock;
         this.orphanPolicy = b.orphanPolicy;
         this.realTimeWithoutConsumer = b.realTimeWithoutConsumer;
+        this.overwrite = b.overwrite;
+        this.filePermissions = b.filePermissions;
         this.warnings = Collections.unmodifiableList(new ArrayList<>(warnings));
     }
 
@@ -75,6 +79,8 @@ public final class SessionConfig {
         b.clock = clock;
         b.orphanPolicy = orphanPolicy;
         b.realTimeWithoutConsumer = realTimeWithoutConsumer;
+        b.overwrite = overwrite;
+        b.filePermissions = filePermissions;
         return b;
     }
 
@@ -128,6 +134,12 @@ public final class SessionConfig {
     /** Accepted but noteworthy settings (e.g. a buffer size only for diagnostics); never errors. */
     public List<String> warnings() { return warnings; }
 
+    /** Whether an existing regular log file may be replaced (TraceFiles); false by default. */
+    public boolean overwrite() { return overwrite; }
+
+    /** The permissions of a new log file, three octal digits; owner-only ("600") by default. */
+    public String filePermissions() { return filePermissions; }
+
     /** Mutable builder; {@link #build()} validates. */
     public static final class Builder {
         String sessionName = DEFAULT_SESSION_NAME;
@@ -142,6 +154,8 @@ public final class SessionConfig {
         ClockType clock = ClockType.QPC;
         OrphanPolicy orphanPolicy = OrphanPolicy.RESTART;
         boolean realTimeWithoutConsumer;
+        boolean overwrite;
+        String filePermissions = TraceFiles.OWNER_ONLY;
         /** Set by the kernel= option: build() adds system-logger mode unless this is the NT Kernel Logger. */
         boolean kernelOptionImpliesSystemLogger;
 
@@ -173,6 +187,11 @@ public final class SessionConfig {
         public Builder orphanPolicy(OrphanPolicy v) { orphanPolicy = v; return this; }
 
         public Builder realTimeWithoutConsumer(boolean v) { realTimeWithoutConsumer = v; return this; }
+
+        public Builder overwrite(boolean v) { overwrite = v; return this; }
+
+        /** Checked at once: three octal digits as {@link TraceFiles#parsePermissions} allows. */
+        public Builder filePermissions(String v) { TraceFiles.parsePermissions(v); filePermissions = v.trim(); return this; }
 
         /** Validates (docs/configuration.md) and builds; throws {@link ConfigException} on the first violation. */
         public SessionConfig build() {

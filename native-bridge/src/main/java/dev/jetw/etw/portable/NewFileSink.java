@@ -34,7 +34,7 @@ final class NewFileSink implements LogSink {
 
     private void next() throws EtwException, IOException {
         fileNumber++;
-        file = new EtlOutputFile(session, LogFileLock.open(fileFor(pattern, fileNumber), "StartTraceW"));
+        file = new EtlOutputFile(session, LogFileLock.open(fileFor(pattern, fileNumber), "StartTraceW", session.files));
         buffersInFile = 1;
     }
 

@@ -8,6 +8,7 @@ import dev.jetw.etw.EtwException;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionStats;
+import dev.jetw.etw.TraceFiles;
 import dev.jetw.etw.Win32Error;
 
 import java.io.IOException;
@@ -36,6 +37,8 @@ final class PortableSession {
     final SessionClock clock;
     final BufferPool pool;
     final List<String> notices;
+    /** How this session creates its files (overwrite=, filePermissions=). */
+    final TraceFiles files;
     private final SessionEnvironment environment;
 
     final LongAdder eventsLost = new LongAdder();
@@ -65,6 +68,7 @@ final class PortableSession {
         this.maxPayload = EtlFormat.maxPayload(bufferSize, EtlFormat.INSTANCE_HEADER_SIZE);
         this.loggerId = loggerId;
         this.notices = notices;
+        this.files = TraceFiles.of(config);
         this.clock = new SessionClock(config.clock());
         this.environment = new SessionEnvironment();
         this.flushTimerSeconds = config.flushTimerSeconds();
@@ -73,11 +77,11 @@ final class PortableSession {
         LogSink fileSink = null;
         BufferingSink ring = null;
         if (config.has(LogFileMode.BUFFERING)) {
-            LogFileLock reservation = config.logFile() == null ? null : LogFileLock.reserve(config.logFile(), "StartTraceW");
-            if (reservation != null && java.nio.file.Files.exists(reservation.path())) {
-                // A file from an earlier run must not pass for this session's: take and empty it now.
+            LogFileLock reservation = config.logFile() == null ? null : LogFileLock.reserve(config.logFile(), "StartTraceW", files);
+            if (reservation != null) {
+                // Refused at start, not at the first flush; a file from an earlier run replaced on purpose goes now.
                 try {
-                    reservation.openChannel("StartTraceW");
+                    reservation.prepare("StartTraceW");
                 } catch (EtwException e) {
                     reservation.close();
                     throw e;
@@ -103,7 +107,7 @@ final class PortableSession {
             if (c.has(LogFileMode.NEWFILE)) {
                 return new NewFileSink(this, c.logFile().toString(), maxBytes);
             }
-            LogFileLock lock = LogFileLock.open(c.logFile(), "StartTraceW");
+            LogFileLock lock = LogFileLock.open(c.logFile(), "StartTraceW", files);
             try {
                 EtlOutputFile file = new EtlOutputFile(this, lock);
                 return c.has(LogFileMode.CIRCULAR) ? new CircularSink(this, file, maxBytes)
@@ -113,7 +117,7 @@ final class PortableSession {
                 throw e;
             }
         } catch (IOException e) {
-            throw new EtwException("StartTraceW", Win32Error.ACCESS_DENIED, "cannot write log file " + c.logFile() + ": " + e);
+            throw LogFileLock.failure("StartTraceW", c.logFile(), e);
         } catch (IllegalArgumentException e) {
             throw new EtwException("StartTraceW", Win32Error.BAD_LENGTH, e.getMessage());
         }

@@ -4,11 +4,11 @@ import dev.jetw.etw.ConfigException;
 import dev.jetw.etw.EtwBackend;
 import dev.jetw.etw.EtwBackends;
 import dev.jetw.etw.EtwException;
+import dev.jetw.etw.TraceFiles;
 
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 
@@ -92,7 +92,9 @@ public final class AgentMain {
     private static void deliver(String reply, Path out) {
         if (out != null) {
             try {
-                Files.write(out, (reply.endsWith("\n") ? reply : reply + "\n").getBytes(StandardCharsets.UTF_8));
+                // Never through a link, never over someone's file: the rules of the trace files (TraceFiles).
+                new TraceFiles(false, TraceFiles.OWNER_ONLY)
+                        .writeReply(out, (reply.endsWith("\n") ? reply : reply + "\n").getBytes(StandardCharsets.UTF_8));
             } catch (IOException | RuntimeException e) {
                 System.err.println("jetw: out=" + out + ": cannot write the reply (" + e + ")");
             }

@@ -115,11 +115,20 @@ final class AgentOptions {
         return out;
     }
 
+    /**
+     * {@code ./jetw-<pid>-<8 random hex digits>.etl}: the suffix makes the name unpredictable, so that nobody
+     * can prepare that path (a link, a file) in a shared writable working directory before the JVM writes it.
+     */
+    static Path defaultLogFile() {
+        String suffix = String.format("%08x", new java.security.SecureRandom().nextInt());
+        return Paths.get("jetw-" + Pid.current() + "-" + suffix + ".etl").toAbsolutePath().normalize();
+    }
+
     /** Accumulates options in order; later scalar values override earlier ones, lists grow. */
     private static final class Parser {
         final SessionConfig.Builder session = SessionConfig.builder()
                 .sessionName("jetw-" + Pid.current())
-                .logFile(Paths.get("jetw-" + Pid.current() + ".etl").toAbsolutePath().normalize());
+                .logFile(defaultLogFile());
         final List<Rule> rules = new ArrayList<>();
         final List<MethodPattern> excludes = new ArrayList<>();
         int level = TraceLevel.INFORMATION;
