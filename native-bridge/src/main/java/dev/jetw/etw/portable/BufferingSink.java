@@ -30,6 +30,7 @@ final class BufferingSink implements LogSink {
 
     @Override
     public void accept(TraceBuffer b) {
+        session.reached(b); // written = reached the ring; the ring overwrites its oldest by design
         TraceBuffer overwritten = null;
         synchronized (ring) {
             if (ring.size() >= capacity) {

@@ -36,7 +36,7 @@ final class EtlOutputFile {
     }
 
     void updateHeader(int buffersInFile) throws IOException {
-        writer.updateHeader(buffersInFile, session.clock.nowFiletime(), session.eventsLost.sum(), session.logBuffersLost);
+        writer.updateHeader(buffersInFile, session.clock.nowFiletime(), session.eventsLost(), session.logBuffersLost);
     }
 
     String name() {

@@ -23,6 +23,13 @@ final class LogFileLock implements AutoCloseable {
 
     private static final Set<String> HELD = new HashSet<>();
 
+    /** Creates a log file; tests put a full or read-only file system in its place. */
+    interface Creator {
+        FileChannel create(TraceFiles rules, Path path) throws IOException;
+    }
+
+    static volatile Creator creator = TraceFiles::createNew;
+
     private final String key;
     private final Path path;
     private final TraceFiles rules;
@@ -94,7 +101,7 @@ final class LogFileLock implements AutoCloseable {
             return;
         }
         try {
-            FileChannel ch = rules.createNew(path);
+            FileChannel ch = creator.create(rules, path);
             FileLock fl;
             try {
                 fl = ch.tryLock();

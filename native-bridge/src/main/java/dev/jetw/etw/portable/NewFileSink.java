@@ -51,6 +51,7 @@ final class NewFileSink implements LogSink {
                 }
             }
             file.write(b, buffersInFile, buffersInFile, buffersInFile + 1);
+            session.reached(b);
             buffersInFile++;
         } finally {
             session.pool.release(b);

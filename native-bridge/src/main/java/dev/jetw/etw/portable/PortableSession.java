@@ -41,7 +41,16 @@ final class PortableSession {
     final TraceFiles files;
     private final SessionEnvironment environment;
 
-    final LongAdder eventsLost = new LongAdder();
+    // The three outcomes of an accepted write call, one definition each (docs/portable-backend.md, "Loss
+    // accounting"): every event ends in exactly one of them once the session has stopped.
+    /** Reached the file, the ring or a real-time consumer. */
+    final LongAdder eventsWritten = new LongAdder();
+    /** Refused before a buffer: no free buffer, log full, the writer's scratch busy. */
+    final LongAdder eventsRefused = new LongAdder();
+    /** In a buffer that could not be written (disk full, I/O error, file at its maximum size). */
+    final LongAdder eventsInLostBuffers = new LongAdder();
+    /** The first failure to write the log file, in the operating system's words; null while there was none. */
+    volatile String firstWriteError;
     // Written only by the logger thread; volatile so that QUERY sees them.
     volatile long buffersWritten;
     volatile long logBuffersLost;
@@ -142,7 +151,7 @@ final class PortableSession {
         }
         int threadId = (int) Thread.currentThread().getId();
         if (!scratch.acquireForWriter()) {
-            eventsLost.increment();
+            eventsRefused.increment();
             return Win32Error.BUSY;
         }
         int code = Win32Error.SUCCESS;
@@ -199,7 +208,7 @@ final class PortableSession {
             return Win32Error.INVALID_HANDLE;
         }
         if (logFull) {
-            eventsLost.increment();
+            eventsRefused.increment();
             return Win32Error.LOG_FILE_FULL;
         }
         TraceBuffer b = scratch.buffer;
@@ -216,7 +225,7 @@ final class PortableSession {
             b = acquire();
             if (b == null) {
                 logger.requestCollect();
-                eventsLost.increment();
+                eventsRefused.increment();
                 return realTime != null && !realTime.hasConsumer() ? Win32Error.LOG_FILE_FULL
                         : Win32Error.NOT_ENOUGH_MEMORY;
             }
@@ -266,7 +275,7 @@ final class PortableSession {
             // Counted once: the flush timer and a stop may both have waited for it.
             TraceBuffer stuck = s.buffer;
             if (scratches.remove(s) && stuck != null && s.bufferSession == this) {
-                eventsLost.add(stuck.events);
+                eventsInLostBuffers.add(stuck.events);
             }
             return;
         }
@@ -302,7 +311,39 @@ final class PortableSession {
     /** A buffer that cannot be logged: counted as ETW counts it. Logger thread only. */
     void loseBuffer(TraceBuffer b) {
         logBuffersLost++;
-        eventsLost.add(b.events);
+        eventsInLostBuffers.add(b.events);
+    }
+
+    /** {@code b}'s events reached the file, the ring or a consumer. */
+    void reached(TraceBuffer b) {
+        eventsWritten.add(b.events);
+    }
+
+    /**
+     * ETW's EventsLost (EVENT_TRACE_PROPERTIES and the file header): the events that are not in the
+     * log, refused before a buffer or lost in a buffer.
+     */
+    long eventsLost() {
+        return eventsRefused.sum() + eventsInLostBuffers.sum();
+    }
+
+    /**
+     * A buffer the logger could not write: counted lost, and the first failure reported at once, once,
+     * in the operating system's words (also kept for QUERY and the stop line).
+     */
+    void writeFailed(int events, IOException e) {
+        logBuffersLost++;
+        eventsInLostBuffers.add(events);
+        reportWriteError(e);
+    }
+
+    void reportWriteError(IOException e) {
+        if (firstWriteError == null) {
+            firstWriteError = TraceFiles.cause(e) + " (" + Win32Error.name(TraceFiles.win32Code(e)) + " "
+                    + TraceFiles.win32Code(e) + ") writing " + (sink == null ? "the log file" : sink.logFileName());
+            System.err.println("jetw portable: session " + name + ": " + firstWriteError
+                    + "; the events of buffers that cannot be written are counted as lost");
+        }
     }
 
     SessionStats flush() throws EtwException {
@@ -349,14 +390,16 @@ final class PortableSession {
             throw new EtwException(function, Win32Error.TIMEOUT, "session " + name + ": interrupted");
         }
         if (r.error != null) {
-            throw new EtwException(function, Win32Error.ACCESS_DENIED, "session " + name + ": writing the log file failed: " + r.error.getMessage());
+            throw new EtwException(function, TraceFiles.win32Code(r.error), "session " + name + ": writing the log file failed: "
+                    + TraceFiles.cause(r.error));
         }
     }
 
     SessionStats stats() {
         return new SessionStats(config.sessionName(), sink == null ? null : sink.logFileName(),
-                pool.numberOfBuffers(), pool.freeBuffers(), eventsLost.sum(), buffersWritten, logBuffersLost,
-                realTimeBuffersLost, loggerThread.getId());
+                pool.numberOfBuffers(), pool.freeBuffers(), eventsLost(), buffersWritten, logBuffersLost,
+                realTimeBuffersLost, loggerThread.getId())
+                .withOutcomes(eventsWritten.sum(), eventsRefused.sum(), eventsInLostBuffers.sum(), firstWriteError);
     }
 
     /** The logfile header of a file of this session, with the current counters. */
@@ -369,7 +412,7 @@ final class PortableSession {
         h.maximumFileSizeMb = c.maximumFileSizeMb();
         // The header's LogFileMode has REAL_TIME and BUFFERING cleared, as ETW writes it.
         h.logFileMode = c.logFileModeBits() & ~(LogFileMode.REAL_TIME.bits() | LogFileMode.BUFFERING.bits());
-        h.eventsLost = (int) Math.min(Integer.MAX_VALUE, eventsLost.sum());
+        h.eventsLost = (int) Math.min(Integer.MAX_VALUE, eventsLost());
         h.buffersLost = (int) Math.min(Integer.MAX_VALUE, logBuffersLost);
         h.timeZoneBias = environment.timeZoneBias;
         h.standardName = environment.standardName;

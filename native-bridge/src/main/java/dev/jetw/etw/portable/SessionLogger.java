@@ -101,6 +101,7 @@ final class SessionLogger implements Runnable {
                 } catch (IOException | RuntimeException e) {
                     r.error = e instanceof IOException ? (IOException) e : new IOException(e.toString(), e);
                     lastError = r.error;
+                    session.reportWriteError(r.error);
                 } finally {
                     r.done.countDown();
                 }
@@ -109,14 +110,13 @@ final class SessionLogger implements Runnable {
                 }
                 continue;
             }
-            int events = b.events;
+            int events = b.events; // the sink returns b to the pool even when it fails
             try {
                 session.sink.accept(b);
             } catch (IOException | RuntimeException e) {
                 // The buffer did not reach the file (disk full, file gone): ETW counts it lost.
                 lastError = e instanceof IOException ? (IOException) e : new IOException(e.toString(), e);
-                session.logBuffersLost++;
-                session.eventsLost.add(events);
+                session.writeFailed(events, lastError);
             }
         }
     }
