@@ -203,6 +203,9 @@ public final class TraceFiles {
         if (e instanceof RefusedException) {
             return ((RefusedException) e).win32();
         }
+        if (e.getCause() instanceof EtwException) {
+            return ((EtwException) e.getCause()).code();
+        }
         if (e instanceof FileAlreadyExistsException) {
             return Win32Error.FILE_EXISTS;
         }

@@ -352,6 +352,19 @@ final class PortableSession {
         return stats();
     }
 
+    /**
+     * Writes what the session holds now to the new file {@code target} without stopping it: the
+     * partly filled buffers are handed on first (into the ring, or queued before the request), then
+     * the logger copies the log file or writes the ring (see {@link LogSink#dumpTo}).
+     */
+    SessionStats dump(java.nio.file.Path target) throws EtwException {
+        collectPartialBuffers();
+        SessionLogger.Request r = new SessionLogger.Request(false, false);
+        r.dumpTarget = target;
+        awaitRequest(r, "ControlTraceW(DUMP)");
+        return stats();
+    }
+
     /** Stops: no more writes, every held buffer written, headers finalized, file released. */
     SessionStats stop() throws EtwException {
         closed = true;
