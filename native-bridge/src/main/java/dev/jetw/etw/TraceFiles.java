@@ -122,6 +122,21 @@ public final class TraceFiles {
     }
 
     /**
+     * Copies {@code source} (a log file being written) to the new file {@code target}, created by
+     * these rules: a dump of a file session.
+     */
+    public void copyNew(Path source, Path target) throws IOException {
+        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
+             FileChannel out = createNew(target)) {
+            long size = in.size();
+            long done = 0;
+            while (done < size) {
+                done += in.transferTo(done, size - done, out);
+            }
+        }
+    }
+
+    /**
      * Writes a short reply into {@code path} by the same rule, except that an existing empty regular
      * file with one link (the file the attach tool created for the reply) is written into.
      */

@@ -36,6 +36,6 @@ interface LogSink {
         if (file == null) {
             throw new IOException("the session has no log file and no ring to dump");
         }
-        SessionDump.copy(java.nio.file.Paths.get(file), target, rules);
+        rules.copyNew(java.nio.file.Paths.get(file), target);
     }
 }

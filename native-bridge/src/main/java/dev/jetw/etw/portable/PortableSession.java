@@ -39,6 +39,8 @@ final class PortableSession {
     final List<String> notices;
     /** How this session creates its files (overwrite=, filePermissions=). */
     final TraceFiles files;
+    /** How a dump is created: as the log file, but never over an existing file. */
+    final TraceFiles dumpFiles;
     private final SessionEnvironment environment;
 
     // The three outcomes of an accepted write call, one definition each (docs/portable-backend.md, "Loss
@@ -78,6 +80,7 @@ final class PortableSession {
         this.loggerId = loggerId;
         this.notices = notices;
         this.files = TraceFiles.of(config);
+        this.dumpFiles = new TraceFiles(false, config.filePermissions());
         this.clock = new SessionClock(config.clock());
         this.environment = new SessionEnvironment();
         this.flushTimerSeconds = config.flushTimerSeconds();

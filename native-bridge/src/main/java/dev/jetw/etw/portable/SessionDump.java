@@ -1,34 +1,17 @@
 package dev.jetw.etw.portable;
 
-import dev.jetw.etw.TraceFiles;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
- * A dump of a running session (jcmd JFR.dump's counterpart): a copy of a file session's log, or a
- * new .etl of a buffering session's ring. Runs on the session's logger thread, so the log it copies
- * is between two buffer writes and its header counts what it holds.
+ * A dump of a buffering session's ring to a new .etl (jcmd JFR.dump's counterpart; a file session's
+ * dump is a copy of its log, TraceFiles.copyNew). Runs on the session's logger thread.
  */
 final class SessionDump {
 
     private SessionDump() {
-    }
-
-    /** Copies the log file {@code source} to the new file {@code target}. */
-    static void copy(Path source, Path target, TraceFiles rules) throws IOException {
-        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
-             FileChannel out = rules.createNew(target)) {
-            long size = in.size();
-            long done = 0;
-            while (done < size) {
-                done += in.transferTo(done, size - done, out);
-            }
-        }
     }
 
     /**
@@ -38,7 +21,7 @@ final class SessionDump {
     static void writeRing(PortableSession session, List<RingImage> images, Path target) throws IOException {
         LogFileLock lock;
         try {
-            lock = LogFileLock.open(target, "ControlTraceW(DUMP)", session.files);
+            lock = LogFileLock.open(target, "ControlTraceW(DUMP)", session.dumpFiles);
         } catch (dev.jetw.etw.EtwException e) {
             throw new IOException(e.getMessage(), e);
         }

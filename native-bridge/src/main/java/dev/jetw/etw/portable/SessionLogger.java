@@ -94,7 +94,7 @@ final class SessionLogger implements Runnable {
                 Request r = (Request) b;
                 try {
                     if (r.dumpTarget != null) {
-                        session.sink.dumpTo(r.dumpTarget, session.files);
+                        session.sink.dumpTo(r.dumpTarget, session.dumpFiles);
                     } else if (r.drainOnly) {
                         ((RealTimeSink) session.sink).drainBacklog();
                     } else if (r.stop) {
