@@ -3,6 +3,8 @@ package dev.jetw.agent.core;
 import dev.jetw.bootstrap.Dispatcher;
 import dev.jetw.etw.EtwBackend;
 import dev.jetw.etw.EtwException;
+import dev.jetw.etw.LogFileMode;
+import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionStats;
 
 import java.lang.instrument.Instrumentation;
@@ -92,6 +94,30 @@ final class Agent {
         String lastError = events.writeError != null ? events.writeError : last == null ? "none" : last.toString().replace('\n', ' ');
         sb.append("last error:          ").append(lastError).append('\n');
         return sb.toString();
+    }
+
+    /**
+     * ./jetw dump: writes what the session holds now to a new .etl, tracing goes on. A ring or a
+     * circular file gets the method and thread rundown (DC_START) first, so that the dump names the
+     * methods its events reference even when their first DC_STARTs were overwritten. Returns the reply
+     * line (a failure starts with "jetw: ").
+     */
+    synchronized String dump(java.nio.file.Path target) {
+        if (stopped) {
+            return "jetw: dump: the agent is detached";
+        }
+        java.nio.file.Path file = target != null ? target : DumpFiles.defaultFor(options.logFile, session.config.sessionName());
+        SessionConfig c = session.config;
+        if (c.has(LogFileMode.BUFFERING) || c.has(LogFileMode.CIRCULAR)) {
+            rundown.writeStartsAgain();
+        }
+        try {
+            session.backend.dumpSession(c.sessionName(), file);
+        } catch (EtwException | RuntimeException e) {
+            Dispatcher.failed(e);
+            return "jetw: dump: " + e.getMessage();
+        }
+        return "jetw agent dumped session " + c.sessionName() + " to " + file + " (tracing goes on)";
     }
 
     /**

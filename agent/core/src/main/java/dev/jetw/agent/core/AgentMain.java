@@ -16,7 +16,8 @@ import java.nio.file.Paths;
  * The core's entry points, called by reflection from the agent jar's entry class inside the
  * isolated class loader, after the bootstrap jar joined the boot class path.
  *
- * <p>Commands arrive as options: none (attach), {@code command=status} or {@code command=detach};
+ * <p>Commands arrive as options: none (attach), {@code command=status}, {@code command=detach} or
+ * {@code command=dump} (with {@code dumpFile=PATH} or none for the default);
  * {@code out=PATH} names the reply file the attach tool reads. A failure is one line starting
  * with {@code "jetw: "} (printed on stderr, and written to out); a success reply never starts so.
  * Nothing here throws into the JVM: the agent stays inert and the application runs on.
@@ -61,6 +62,9 @@ public final class AgentMain {
     private static String execute(AgentOptions o, Instrumentation inst, EtwBackend backend) throws EtwException {
         if ("status".equals(o.command)) {
             return current == null ? "jetw: status: no jetw agent is attached in this JVM" : current.status();
+        }
+        if ("dump".equals(o.command)) {
+            return current == null ? "jetw: dump: no jetw agent is attached in this JVM" : current.dump(o.dumpFile);
         }
         if ("detach".equals(o.command)) {
             if (current == null) {
