@@ -114,7 +114,7 @@ class AgentOptionsTest {
         assertMessage("include=com acme: ' ' is not allowed in a pattern; allowed: Java names, '.', '$', '*', '**', '?'", "include=com acme");
         assertMessage("include=a#b#c: at most one '#' (class#method) is allowed", "include=a#b#c");
         assertMessage("annotation=com..X: allowed: a fully qualified annotation name, optionally @level (com.acme.Timed@verbose)", "annotation=com..X");
-        assertMessage("command=stop: allowed: attach, status, detach", "command=stop");
+        assertMessage("command=stop: allowed: attach, status, detach, dump", "command=stop");
         assertTrue(message("colour=red").startsWith("colour=red: unknown option; allowed: include, exclude,"));
         assertTrue(message("justaword").startsWith("justaword=(no value): expected key=value"), message("justaword"));
         assertTrue(message("config=" + dir.resolve("missing.conf")).startsWith("config=" + dir.resolve("missing.conf") + ": cannot read "));
