@@ -310,9 +310,10 @@ public final class WindowsBackend implements EtwBackend {
     }
 
     /**
-     * A buffering session: UPDATE with the new LogFileName, which ETW documents as the way to flush a
-     * buffering-mode session to a new log file (ControlTrace, LogFileNameOffset); the ring stays. A file
-     * session: FLUSH, then a copy of its log. The target must not exist (TraceFiles rules, checked here).
+     * A buffering session: UPDATE with the new LogFileName (ControlTrace documents LogFileNameOffset as
+     * the way to "flush a buffering mode trace to a new log file"), then FLUSH (Logging Mode Constants:
+     * "To get a snapshot of the buffer, call the FlushTrace function"). A file session: FLUSH, then a
+     * copy of its log. The target must not exist (TraceFiles rules, checked here).
      */
     @Override
     public SessionStats dumpSession(String sessionName, java.nio.file.Path target) throws EtwException {
@@ -330,7 +331,7 @@ public final class WindowsBackend implements EtwBackend {
             if (code != Win32Error.SUCCESS) {
                 throw new EtwException("ControlTraceW", code, "dump of session '" + sessionName + "' to " + target);
             }
-            return p.stats(sessionName);
+            return flushSession(sessionName);
         }
         SessionStats flushed = flushSession(sessionName);
         if (flushed.logFile() == null) {

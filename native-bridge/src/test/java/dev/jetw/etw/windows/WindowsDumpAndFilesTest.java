@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,12 +55,14 @@ class WindowsDumpAndFilesTest {
     }
 
     @Test
-    void aBufferingSessionIsDumpedByAnUpdateNamingTheNewFile() throws Exception {
+    void aBufferingSessionIsDumpedByAnUpdateNamingTheNewFileThenAFlush() throws Exception {
         backend.startSession(config(dir.resolve("ring.etl")).modes(LogFileMode.BUFFERING).build());
         Path target = dir.resolve("dump.etl");
         backend.dumpSession("jetw", target);
-        RecordingNativeEtw.Call u = rec.last("ControlTraceW");
+        List<RecordingNativeEtw.Call> control = rec.calls("ControlTraceW");
+        RecordingNativeEtw.Call u = control.get(control.size() - 2);
         assertEquals(EtwConstants.EVENT_TRACE_CONTROL_UPDATE, u.controlCode);
+        assertEquals(EtwConstants.EVENT_TRACE_CONTROL_FLUSH, rec.last("ControlTraceW").controlCode);
         ByteBuffer b = u.props();
         int off = b.getInt(EtwLayout.X64.etpLogFileNameOffset());
         assertEquals(target.toString(), RecordingNativeEtw.wideAt(b, off));
