@@ -21,6 +21,7 @@ echo   build                      build the agent jar
 echo   attach ^<pid^> [options]     attach the agent to a running JVM
 echo   detach ^<pid^>               remove all instrumentation and stop the session
 echo   status ^<pid^>               session, instrumented methods, events written/lost, errors
+echo   dump ^<pid^> [FILE]          write what the session holds now to a new .etl; tracing goes on
 echo   list                       JVMs on this host
 echo   etl summary^|dump^|tree^|chrome-trace FILE...   read .etl files
 echo   mof                        print the MOF schema of jetw's events (for mofcomp)

@@ -45,4 +45,14 @@ public interface EtwBackend {
     void enableProvider(String sessionName, UUID controlGuid, int level, int enableFlags) throws EtwException;
 
     void disableProvider(String sessionName, UUID controlGuid) throws EtwException;
+
+    /**
+     * Writes what the running session holds now to a new log file {@code target} (created by the rules
+     * of {@link TraceFiles}, with the session's overwrite= and filePermissions=) without stopping it:
+     * a buffering session's ring, or a copy of a file session's log after a flush. Returns the
+     * statistics after the dump.
+     */
+    default SessionStats dumpSession(String sessionName, java.nio.file.Path target) throws EtwException {
+        throw new EtwException("ControlTraceW", Win32Error.NOT_SUPPORTED, "the " + name() + " backend cannot dump a running session");
+    }
 }

@@ -35,6 +35,8 @@ public final class SessionConfig {
     private final OrphanPolicy orphanPolicy;
     private final boolean realTimeWithoutConsumer;
     private final boolean providerEnabled;
+    private final boolean overwrite;
+    private final String filePermissions;
     private final List<String> warnings;
 
     private SessionConfig(Builder b, List<String> warnings) {
@@ -51,6 +53,8 @@ public final class SessionConfig {
         this.orphanPolicy = b.orphanPolicy;
         this.realTimeWithoutConsumer = b.realTimeWithoutConsumer;
         this.providerEnabled = b.providerEnabled;
+        this.overwrite = b.overwrite;
+        this.filePermissions = b.filePermissions;
         this.warnings = Collections.unmodifiableList(new ArrayList<>(warnings));
     }
 
@@ -78,6 +82,8 @@ public final class SessionConfig {
         b.orphanPolicy = orphanPolicy;
         b.realTimeWithoutConsumer = realTimeWithoutConsumer;
         b.providerEnabled = providerEnabled;
+        b.overwrite = overwrite;
+        b.filePermissions = filePermissions;
         return b;
     }
 
@@ -134,6 +140,12 @@ public final class SessionConfig {
     /** Accepted but noteworthy settings (e.g. a buffer size only for diagnostics); never errors. */
     public List<String> warnings() { return warnings; }
 
+    /** Whether an existing regular log file may be replaced (TraceFiles); false by default. */
+    public boolean overwrite() { return overwrite; }
+
+    /** The permissions of a new log file, three octal digits; owner-only ("600") by default. */
+    public String filePermissions() { return filePermissions; }
+
     /** Mutable builder; {@link #build()} validates. */
     public static final class Builder {
         String sessionName = DEFAULT_SESSION_NAME;
@@ -149,6 +161,8 @@ public final class SessionConfig {
         OrphanPolicy orphanPolicy = OrphanPolicy.RESTART;
         boolean realTimeWithoutConsumer;
         boolean providerEnabled = true;
+        boolean overwrite;
+        String filePermissions = TraceFiles.OWNER_ONLY;
         /** Set by the kernel= option: build() adds system-logger mode unless this is the NT Kernel Logger. */
         boolean kernelOptionImpliesSystemLogger;
 
@@ -187,6 +201,11 @@ public final class SessionConfig {
          * with ERROR_INVALID_HANDLE there). The agent always enables its provider: true by default.
          */
         public Builder providerEnabled(boolean v) { providerEnabled = v; return this; }
+
+        public Builder overwrite(boolean v) { overwrite = v; return this; }
+
+        /** Checked at once: three octal digits as {@link TraceFiles#parsePermissions} allows. */
+        public Builder filePermissions(String v) { TraceFiles.parsePermissions(v); filePermissions = v.trim(); return this; }
 
         /** Validates (docs/configuration.md) and builds; throws {@link ConfigException} on the first violation. */
         public SessionConfig build() {

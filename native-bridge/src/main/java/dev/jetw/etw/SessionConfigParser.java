@@ -43,13 +43,15 @@ public final class SessionConfigParser {
     public static final String CLOCK = "clock";
     public static final String ORPHAN = "orphan";
     public static final String REAL_TIME_WITHOUT_CONSUMER = "realTimeWithoutConsumer";
+    public static final String OVERWRITE = "overwrite";
+    public static final String FILE_PERMISSIONS = "filePermissions";
 
     /** Joins the items of a list value; also what {@link #tokenize} joins continued items with. */
     public static final String LIST_SEPARATOR = "+";
 
     private static final List<String> KEYS = Collections.unmodifiableList(Arrays.asList(
             NAME, FILE, BUFFER_SIZE, MIN_BUFFERS, MAX_BUFFERS, MAX_FILE_SIZE, MODE, FLUSH_TIMER, KERNEL,
-            CLOCK, ORPHAN, REAL_TIME_WITHOUT_CONSUMER));
+            CLOCK, ORPHAN, REAL_TIME_WITHOUT_CONSUMER, OVERWRITE, FILE_PERMISSIONS));
 
     private static final Set<String> LIST_KEYS =
             Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(MODE, KERNEL)));
@@ -223,6 +225,12 @@ public final class SessionConfigParser {
             case REAL_TIME_WITHOUT_CONSUMER:
                 b.realTimeWithoutConsumer(parseBoolean(key, v));
                 break;
+            case OVERWRITE:
+                b.overwrite(parseBoolean(key, v));
+                break;
+            case FILE_PERMISSIONS:
+                b.filePermissions(v);
+                break;
             default:
                 throw new AssertionError(k);
         }
@@ -230,7 +238,7 @@ public final class SessionConfigParser {
 
     /**
      * The options string that {@link #parse(String)} turns back into an equal configuration: every key
-     * but an unset file, an empty kernel list and an empty mode set (which ETW treats as sequential).
+     * but an unset file, overwrite and filePermissions at their defaults, an empty kernel list and an empty mode set (which ETW treats as sequential).
      *
      * @throws ConfigException if the session name or file contains a comma, which the syntax cannot carry
      */
@@ -254,6 +262,12 @@ public final class SessionConfigParser {
         append(sb, CLOCK, c.clock().optionName());
         append(sb, ORPHAN, c.orphanPolicy().optionName());
         append(sb, REAL_TIME_WITHOUT_CONSUMER, String.valueOf(c.realTimeWithoutConsumer()));
+        if (c.overwrite()) {
+            append(sb, OVERWRITE, "true");
+        }
+        if (!c.filePermissions().equals(TraceFiles.OWNER_ONLY)) {
+            append(sb, FILE_PERMISSIONS, c.filePermissions());
+        }
         return sb.toString();
     }
 

@@ -12,6 +12,10 @@ public final class SessionStats {
     private final long logBuffersLost;
     private final long realTimeBuffersLost;
     private final long loggerThreadId;
+    private long eventsWritten = -1;
+    private long eventsRefused = -1;
+    private long eventsInLostBuffers = -1;
+    private String lastWriteError;
 
     public SessionStats(String sessionName, String logFile, int numberOfBuffers, int freeBuffers,
                         long eventsLost, long buffersWritten, long logBuffersLost,
@@ -45,6 +49,32 @@ public final class SessionStats {
     public long realTimeBuffersLost() { return realTimeBuffersLost; }
 
     public long loggerThreadId() { return loggerThreadId; }
+
+    /**
+     * The same statistics with the outcome of every accepted event, which ETW does not report (the
+     * portable backend does): see {@link #eventsWritten()}.
+     */
+    public SessionStats withOutcomes(long written, long refused, long inLostBuffers, String lastWriteError) {
+        SessionStats s = new SessionStats(sessionName, logFile, numberOfBuffers, freeBuffers, eventsLost, buffersWritten,
+                logBuffersLost, realTimeBuffersLost, loggerThreadId);
+        s.eventsWritten = written;
+        s.eventsRefused = refused;
+        s.eventsInLostBuffers = inLostBuffers;
+        s.lastWriteError = lastWriteError;
+        return s;
+    }
+
+    /** Events that reached the log file, the in-memory ring or a real-time consumer; -1 when the backend does not know (Windows). */
+    public long eventsWritten() { return eventsWritten; }
+
+    /** Events refused before a buffer (no free buffer, log full); -1 when unknown. Part of {@link #eventsLost()}. */
+    public long eventsRefused() { return eventsRefused; }
+
+    /** Events in buffers that could not be written (disk full, I/O error); -1 when unknown. Part of {@link #eventsLost()}. */
+    public long eventsInLostBuffers() { return eventsInLostBuffers; }
+
+    /** The first failure to write the log file, in the operating system's words, or null. */
+    public String lastWriteError() { return lastWriteError; }
 
     @Override
     public String toString() {

@@ -10,10 +10,16 @@ public final class Win32Error {
     public static final int INVALID_HANDLE = 6;
     public static final int NOT_ENOUGH_MEMORY = 8;
     public static final int INVALID_DATA = 13;
+    /** A read-only file system (the disk is write-protected, in Win32's words). */
+    public static final int WRITE_PROTECT = 19;
+    /** Any other failure to write the log file. */
+    public static final int WRITE_FAULT = 29;
     public static final int OUTOFMEMORY = 14;
     public static final int BAD_LENGTH = 24;
     public static final int SHARING_VIOLATION = 32;
     public static final int NOT_SUPPORTED = 50;
+    /** The log file exists and jetw does not replace it (see TraceFiles). */
+    public static final int FILE_EXISTS = 80;
     public static final int INVALID_PARAMETER = 87;
     public static final int DISK_FULL = 112;
     public static final int INSUFFICIENT_BUFFER = 122;
@@ -33,6 +39,8 @@ public final class Win32Error {
     public static final int LOG_FILE_FULL = 1502;
     public static final int WMI_GUID_NOT_FOUND = 4200;
     public static final int WMI_INSTANCE_NOT_FOUND = 4201;
+    /** The log file's last path component is a symbolic link (a reparse point on Windows). */
+    public static final int CANT_ACCESS_FILE = 1920;
     public static final int CTX_CLOSE_PENDING = 7007;
     /** NTSTATUS STATUS_LOG_FILE_FULL (0xC0000188) as a signed int; some paths return it unmapped. */
     public static final int STATUS_LOG_FILE_FULL = 0xC0000188;
@@ -50,10 +58,13 @@ public final class Win32Error {
             case INVALID_HANDLE: return "ERROR_INVALID_HANDLE";
             case NOT_ENOUGH_MEMORY: return "ERROR_NOT_ENOUGH_MEMORY";
             case INVALID_DATA: return "ERROR_INVALID_DATA";
+            case WRITE_PROTECT: return "ERROR_WRITE_PROTECT";
+            case WRITE_FAULT: return "ERROR_WRITE_FAULT";
             case OUTOFMEMORY: return "ERROR_OUTOFMEMORY";
             case BAD_LENGTH: return "ERROR_BAD_LENGTH";
             case SHARING_VIOLATION: return "ERROR_SHARING_VIOLATION";
             case NOT_SUPPORTED: return "ERROR_NOT_SUPPORTED";
+            case FILE_EXISTS: return "ERROR_FILE_EXISTS";
             case INVALID_PARAMETER: return "ERROR_INVALID_PARAMETER";
             case DISK_FULL: return "ERROR_DISK_FULL";
             case INSUFFICIENT_BUFFER: return "ERROR_INSUFFICIENT_BUFFER";
@@ -71,6 +82,7 @@ public final class Win32Error {
             case LOG_FILE_FULL: return "ERROR_LOG_FILE_FULL";
             case WMI_GUID_NOT_FOUND: return "ERROR_WMI_GUID_NOT_FOUND";
             case WMI_INSTANCE_NOT_FOUND: return "ERROR_WMI_INSTANCE_NOT_FOUND";
+            case CANT_ACCESS_FILE: return "ERROR_CANT_ACCESS_FILE";
             case CTX_CLOSE_PENDING: return "ERROR_CTX_CLOSE_PENDING";
             case STATUS_LOG_FILE_FULL: return "STATUS_LOG_FILE_FULL";
             default: return "Win32 error";
@@ -97,6 +109,15 @@ public final class Win32Error {
                 return "Another session or process is writing this log file; choose another file";
             case DISK_FULL:
                 return "Not enough disk space for the log file (Windows keeps 200 MB free on the system drive)";
+            case WRITE_PROTECT:
+                return "The log file's file system is read-only; choose a writable folder";
+            case WRITE_FAULT:
+                return "The log file could not be written; the cause is in the message";
+            case FILE_EXISTS:
+                return "jetw does not replace an existing file: choose a new name, or set overwrite=true to replace"
+                        + " a regular file (never a link or a file with several hard links)";
+            case CANT_ACCESS_FILE:
+                return "jetw does not write through a symbolic link or reparse point: name the file itself";
             case NO_SYSTEM_RESOURCES:
                 return "The machine runs its maximum number of ETW sessions (64 by default); stop unused"
                         + " sessions (logman query -ets) or raise EtwMaxLoggers";

@@ -97,7 +97,7 @@ class SessionConfigParserTest {
             assertTrue(SessionConfigParser.isSessionKey(k), k);
             assertTrue(SessionConfigParser.isSessionKey(k.toUpperCase()), k);
         }
-        assertEquals(12, SessionConfigParser.sessionKeys().size());
+        assertEquals(14, SessionConfigParser.sessionKeys().size());
         assertFalse(SessionConfigParser.isSessionKey("include"));
         assertFalse(SessionConfigParser.isSessionKey("buffer"));
         assertFalse(SessionConfigParser.isSessionKey(null));
@@ -107,7 +107,7 @@ class SessionConfigParserTest {
     @Test
     void anUnknownKeyIsNamedWithTheAllowedKeys() {
         assertEquals("verbose=true: unknown key; allowed keys: name, file, bufferSize, minBuffers, maxBuffers,"
-                + " maxFileSize, mode, flushTimer, kernel, clock, orphan, realTimeWithoutConsumer",
+                + " maxFileSize, mode, flushTimer, kernel, clock, orphan, realTimeWithoutConsumer, overwrite, filePermissions",
                 refused("verbose=true," + file).getMessage());
     }
 

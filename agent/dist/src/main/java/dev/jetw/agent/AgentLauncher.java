@@ -6,6 +6,9 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,11 +131,27 @@ final class AgentLauncher {
         }
     }
 
+    /**
+     * The rule of the core's reply files (dev.jetw.etw.TraceFiles, which this class loader cannot see):
+     * write into the attach tool's empty file, else create a new one; never through a link, never over
+     * a file with content or with several hard links.
+     */
     private static void writeReply(String out, String line) {
         try {
-            Files.write(Paths.get(out), (line + System.lineSeparator()).getBytes(StandardCharsets.UTF_8));
+            Path p = Paths.get(out);
+            boolean toolsFile = Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && Files.size(p) == 0 && linkCount(p) == 1;
+            Files.write(p, (line + System.lineSeparator()).getBytes(StandardCharsets.UTF_8), LinkOption.NOFOLLOW_LINKS,
+                    toolsFile ? StandardOpenOption.WRITE : StandardOpenOption.CREATE_NEW);
         } catch (Exception e) {
             System.err.println(JetwFailure.line("reply file " + out, JetwFailure.describe(e)));
+        }
+    }
+
+    private static int linkCount(Path p) {
+        try {
+            return ((Number) Files.getAttribute(p, "unix:nlink", LinkOption.NOFOLLOW_LINKS)).intValue();
+        } catch (IOException | RuntimeException e) {
+            return 1; // no link count on this file system
         }
     }
 }

@@ -39,6 +39,6 @@ final class ControlOptions {
 
     /** A command that queries or stops an existing session, rather than starting one. */
     boolean isSessionCommand() {
-        return "status".equals(command) || "detach".equals(command);
+        return "status".equals(command) || "detach".equals(command) || "dump".equals(command);
     }
 }

@@ -38,6 +38,7 @@ final class JetwCli {
             "  attach <pid> [options]   start the agent in a running JVM (options as for -javaagent, e.g. include=com.acme.**,file=/tmp/a.etl)",
             "  detach <pid>             remove all instrumentation and stop the session the agent started",
             "  status <pid>             session, methods instrumented, events written and lost, internal errors",
+            "  dump <pid> [FILE]        write what the session holds now (the ring, or a copy of the file) to a new .etl; tracing goes on",
             "  list                     JVMs on this host (pid, jetw attached or not, main class)",
             "  etl <command> FILE...    read .etl files: summary, dump, tree, chrome-trace (see etl --help)",
             "  mof                      print the MOF schema of jetw's events (mofcomp it on Windows for tracerpt/WPA)",
@@ -62,6 +63,11 @@ final class JetwCli {
                 case "status":
                     if (rest.size() != 1) {
                         return usage(err, command + " takes exactly one argument, the pid");
+                    }
+                    return sessionCommand(command, rest, out, err);
+                case "dump":
+                    if (rest.isEmpty() || rest.size() > 2) {
+                        return usage(err, "dump takes the pid and optionally a new .etl file");
                     }
                     return sessionCommand(command, rest, out, err);
                 case "list":
@@ -105,7 +111,8 @@ final class JetwCli {
         }
         Path reply = replyFile();
         try {
-            String options = command.equals("attach") ? String.join(",", args.subList(1, args.size())) : "command=" + command;
+            String options = command.equals("attach") ? String.join(",", args.subList(1, args.size()))
+                    : "command=" + command + (command.equals("dump") && args.size() > 1 ? dumpFileOption(args.get(1)) : "");
             options = (options.isEmpty() ? "" : options + ",") + "out=" + reply.toAbsolutePath();
             AttachApi attach = AttachApi.load();
             try {
@@ -132,6 +139,15 @@ final class JetwCli {
                 // A leftover empty temp file is harmless.
             }
         }
+    }
+
+    /** The dump's file, absolute against this tool's working directory (the target JVM's differs). */
+    private static String dumpFileOption(String file) throws JetwFailure {
+        String absolute = java.nio.file.Paths.get(file).toAbsolutePath().normalize().toString();
+        if (absolute.indexOf(',') >= 0) {
+            throw new JetwFailure("dump file " + absolute, "a path with ',' cannot be carried in the agent's options; choose another name");
+        }
+        return ",dumpFile=" + absolute;
     }
 
     private static Path replyFile() throws JetwFailure {

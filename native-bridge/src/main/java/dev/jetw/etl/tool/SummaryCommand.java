@@ -209,7 +209,8 @@ final class SummaryCommand {
                 + h.buffersWritten() + " written" + (reader.compressedBuffers() > 0 ? "; " + reader.compressedBuffers()
                 + " compressed, the size is their capacity" : "") + ")");
         line(s, "events", c.events + " (not counting the logfile header)");
-        line(s, "events lost", h.eventsLost() + " (buffers lost " + h.buffersLost() + ")");
+        // The header's EventsLost: what is not in the file, dropped before a buffer plus lost in unwritten buffers.
+        line(s, "events lost", h.eventsLost() + " (buffers lost " + h.buffersLost() + "; dropped + lost, not in the file)");
         StringBuilder ht = new StringBuilder();
         for (Map.Entry<Integer, Long> e : c.headerTypes.entrySet()) {
             ht.append(ht.length() == 0 ? "" : ", ").append(EtlHeaderTypes.name(e.getKey())).append(' ').append(e.getValue());

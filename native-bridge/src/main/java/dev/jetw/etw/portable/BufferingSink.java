@@ -1,6 +1,7 @@
 package dev.jetw.etw.portable;
 
 import dev.jetw.etw.EtwException;
+import dev.jetw.etw.TraceFiles;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -30,6 +31,7 @@ final class BufferingSink implements LogSink {
 
     @Override
     public void accept(TraceBuffer b) {
+        session.reached(b); // written = reached the ring; the ring overwrites its oldest by design
         TraceBuffer overwritten = null;
         synchronized (ring) {
             if (ring.size() >= capacity) {
@@ -97,6 +99,30 @@ final class BufferingSink implements LogSink {
                 reservation.close();
             }
         }
+    }
+
+    /**
+     * A dump: the ring's buffers, oldest first, copied one at a time under the ring's lock (a writer
+     * short of buffers waits at most one copy), then written to {@code target} outside it.
+     */
+    @Override
+    public void dumpTo(java.nio.file.Path target, TraceFiles rules) throws IOException {
+        TraceBuffer[] snapshot;
+        synchronized (ring) {
+            snapshot = ring.toArray(new TraceBuffer[0]);
+        }
+        java.util.List<SessionDump.RingImage> images = new java.util.ArrayList<>();
+        for (TraceBuffer b : snapshot) {
+            synchronized (ring) {
+                if (!ring.contains(b)) {
+                    continue; // stolen by a writer since the snapshot: its events are gone from the ring
+                }
+                java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(session.bufferSize).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                b.copyRecordsTo(bytes);
+                images.add(new SessionDump.RingImage(bytes, b.used, b.lastTimeStamp));
+            }
+        }
+        SessionDump.writeRing(session, images, target);
     }
 
     @Override

@@ -26,6 +26,7 @@ final class CircularSink implements LogSink {
             sequence++;
             long slot = 1 + (sequence - 1) % (slots - 1);
             file.write(b, sequence, slot, (int) Math.min(slots, sequence + 1));
+            session.reached(b);
         } finally {
             session.pool.release(b);
         }

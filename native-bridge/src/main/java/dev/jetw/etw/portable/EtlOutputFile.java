@@ -28,15 +28,19 @@ final class EtlOutputFile {
 
     /** Seals {@code b} with {@code sequence}, writes it at {@code slot}; the header then says {@code buffersInFile}. */
     void write(TraceBuffer b, long sequence, long slot, int buffersInFile) throws IOException {
-        ByteBuffer bytes = session.fileImage(b);
-        EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sequence, session.loggerId);
-        writer.writeBuffer(bytes, slot);
+        writeCopy(session.fileImage(b), b.used, b.lastTimeStamp, sequence, slot, buffersInFile);
         session.buffersWritten++;
+    }
+
+    /** As {@link #write}, from a copy of a buffer's file bytes; not counted in the session's BuffersWritten (a dump). */
+    void writeCopy(ByteBuffer bytes, int used, long lastTimeStamp, long sequence, long slot, int buffersInFile) throws IOException {
+        EtlBufferWriter.sealData(bytes, used, lastTimeStamp, sequence, session.loggerId);
+        writer.writeBuffer(bytes, slot);
         updateHeader(buffersInFile);
     }
 
     void updateHeader(int buffersInFile) throws IOException {
-        writer.updateHeader(buffersInFile, session.clock.nowFiletime(), session.eventsLost.sum(), session.logBuffersLost);
+        writer.updateHeader(buffersInFile, session.clock.nowFiletime(), session.eventsLost(), session.logBuffersLost);
     }
 
     String name() {

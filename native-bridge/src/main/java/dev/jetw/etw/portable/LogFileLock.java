@@ -1,6 +1,7 @@
 package dev.jetw.etw.portable;
 
 import dev.jetw.etw.EtwException;
+import dev.jetw.etw.TraceFiles;
 import dev.jetw.etw.Win32Error;
 
 import java.io.IOException;
@@ -9,7 +10,6 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
@@ -23,19 +23,28 @@ final class LogFileLock implements AutoCloseable {
 
     private static final Set<String> HELD = new HashSet<>();
 
+    /** Creates a log file; tests put a full or read-only file system in its place. */
+    interface Creator {
+        FileChannel create(TraceFiles rules, Path path) throws IOException;
+    }
+
+    static volatile Creator creator = TraceFiles::createNew;
+
     private final String key;
     private final Path path;
+    private final TraceFiles rules;
     private FileChannel channel;
     private FileLock lock;
     private boolean released;
 
-    private LogFileLock(String key, Path path) {
+    private LogFileLock(String key, Path path, TraceFiles rules) {
         this.key = key;
         this.path = path;
+        this.rules = rules;
     }
 
     /** Reserves {@code file} for this process's session without touching the disk. */
-    static LogFileLock reserve(Path file, String function) throws EtwException {
+    static LogFileLock reserve(Path file, String function, TraceFiles rules) throws EtwException {
         Path abs = file.toAbsolutePath().normalize();
         Path parent = abs.getParent();
         if (parent == null || !Files.isDirectory(parent)) {
@@ -58,12 +67,12 @@ final class LogFileLock implements AutoCloseable {
                         "log file " + abs + " is already written by another session of this process");
             }
         }
-        return new LogFileLock(key, abs);
+        return new LogFileLock(key, abs, rules);
     }
 
-    /** Reserves, creates (truncating only once locked) and OS-locks {@code file}. */
-    static LogFileLock open(Path file, String function) throws EtwException {
-        LogFileLock l = reserve(file, function);
+    /** Reserves, creates (by the rules of {@link TraceFiles}) and OS-locks {@code file}. */
+    static LogFileLock open(Path file, String function, TraceFiles rules) throws EtwException {
+        LogFileLock l = reserve(file, function, rules);
         try {
             l.openChannel(function);
             return l;
@@ -73,13 +82,26 @@ final class LogFileLock implements AutoCloseable {
         }
     }
 
-    /** Creates and locks the reserved file (buffering mode does this at its first flush). */
+    /**
+     * Checks the reserved path by the rules and removes a file being replaced on purpose, without
+     * creating the new one (buffering mode: an old file must not pass for this session's, and a
+     * refused path must be refused at start, not at the first flush).
+     */
+    void prepare(String function) throws EtwException {
+        try {
+            rules.prepare(path);
+        } catch (IOException e) {
+            throw failure(function, path, e);
+        }
+    }
+
+    /** Creates (never truncates: see {@link TraceFiles}) and locks the reserved file (buffering mode: at its first flush). */
     void openChannel(String function) throws EtwException {
         if (channel != null) {
             return;
         }
         try {
-            FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            FileChannel ch = creator.create(rules, path);
             FileLock fl;
             try {
                 fl = ch.tryLock();
@@ -91,12 +113,16 @@ final class LogFileLock implements AutoCloseable {
                 throw new EtwException(function, Win32Error.SHARING_VIOLATION,
                         "log file " + path + " is locked by another process writing it");
             }
-            ch.truncate(0);
             channel = ch;
             lock = fl;
         } catch (IOException e) {
-            throw new EtwException(function, Win32Error.ACCESS_DENIED, "cannot open log file " + path + ": " + e);
+            throw failure(function, path, e);
         }
+    }
+
+    /** A file failure with the code ETW would give and the operating system's own words. */
+    static EtwException failure(String function, Path path, IOException e) {
+        return new EtwException(function, TraceFiles.win32Code(e), "log file " + path + ": " + TraceFiles.cause(e));
     }
 
     FileChannel channel() {

@@ -34,7 +34,7 @@ final class NewFileSink implements LogSink {
 
     private void next() throws EtwException, IOException {
         fileNumber++;
-        file = new EtlOutputFile(session, LogFileLock.open(fileFor(pattern, fileNumber), "StartTraceW"));
+        file = new EtlOutputFile(session, LogFileLock.open(fileFor(pattern, fileNumber), "StartTraceW", session.files));
         buffersInFile = 1;
     }
 
@@ -51,6 +51,7 @@ final class NewFileSink implements LogSink {
                 }
             }
             file.write(b, buffersInFile, buffersInFile, buffersInFile + 1);
+            session.reached(b);
             buffersInFile++;
         } finally {
             session.pool.release(b);

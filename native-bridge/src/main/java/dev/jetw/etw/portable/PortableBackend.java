@@ -115,6 +115,11 @@ public final class PortableBackend implements EtwBackend {
     }
 
     @Override
+    public SessionStats dumpSession(String sessionName, java.nio.file.Path target) throws EtwException {
+        return find(sessionName, "ControlTraceW(DUMP)").dump(target);
+    }
+
+    @Override
     public SessionStats stopSession(String sessionName) throws EtwException {
         synchronized (LOCK) {
             PortableSession s = SESSIONS.get(key(sessionName));

@@ -8,6 +8,7 @@ import dev.jetw.etw.EtwException;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionStats;
+import dev.jetw.etw.TraceFiles;
 import dev.jetw.etw.Win32Error;
 
 import java.io.IOException;
@@ -42,9 +43,22 @@ final class PortableSession {
     final SessionClock clock;
     final BufferPool pool;
     final List<String> notices;
+    /** How this session creates its files (overwrite=, filePermissions=). */
+    final TraceFiles files;
+    /** How a dump is created: as the log file, but never over an existing file. */
+    final TraceFiles dumpFiles;
     private final SessionEnvironment environment;
 
-    final LongAdder eventsLost = new LongAdder();
+    // The three outcomes of an accepted write call, one definition each (docs/portable-backend.md, "Loss
+    // accounting"): every event ends in exactly one of them once the session has stopped.
+    /** Reached the file, the ring or a real-time consumer. */
+    final LongAdder eventsWritten = new LongAdder();
+    /** Refused before a buffer: no free buffer, log full, the writer's scratch busy. */
+    final LongAdder eventsRefused = new LongAdder();
+    /** In a buffer that could not be written (disk full, I/O error, file at its maximum size). */
+    final LongAdder eventsInLostBuffers = new LongAdder();
+    /** The first failure to write the log file, in the operating system's words; null while there was none. */
+    volatile String firstWriteError;
     // Written only by the logger thread; volatile so that QUERY sees them.
     volatile long buffersWritten;
     volatile long logBuffersLost;
@@ -71,6 +85,8 @@ final class PortableSession {
         this.maxPayload = EtlFormat.maxPayload(bufferSize, EtlFormat.INSTANCE_HEADER_SIZE);
         this.loggerId = loggerId;
         this.notices = notices;
+        this.files = TraceFiles.of(config);
+        this.dumpFiles = new TraceFiles(false, config.filePermissions());
         this.clock = new SessionClock(config.clock());
         this.environment = new SessionEnvironment();
         this.flushTimerSeconds = config.flushTimerSeconds();
@@ -79,11 +95,11 @@ final class PortableSession {
         LogSink fileSink = null;
         BufferingSink ring = null;
         if (config.has(LogFileMode.BUFFERING)) {
-            LogFileLock reservation = config.logFile() == null ? null : LogFileLock.reserve(config.logFile(), "StartTraceW");
-            if (reservation != null && java.nio.file.Files.exists(reservation.path())) {
-                // A file from an earlier run must not pass for this session's: take and empty it now.
+            LogFileLock reservation = config.logFile() == null ? null : LogFileLock.reserve(config.logFile(), "StartTraceW", files);
+            if (reservation != null) {
+                // Refused at start, not at the first flush; a file from an earlier run replaced on purpose goes now.
                 try {
-                    reservation.openChannel("StartTraceW");
+                    reservation.prepare("StartTraceW");
                 } catch (EtwException e) {
                     reservation.close();
                     throw e;
@@ -109,7 +125,7 @@ final class PortableSession {
             if (c.has(LogFileMode.NEWFILE)) {
                 return new NewFileSink(this, c.logFile().toString(), maxBytes);
             }
-            LogFileLock lock = LogFileLock.open(c.logFile(), "StartTraceW");
+            LogFileLock lock = LogFileLock.open(c.logFile(), "StartTraceW", files);
             try {
                 EtlOutputFile file = new EtlOutputFile(this, lock);
                 return c.has(LogFileMode.CIRCULAR) ? new CircularSink(this, file, maxBytes)
@@ -119,7 +135,7 @@ final class PortableSession {
                 throw e;
             }
         } catch (IOException e) {
-            throw new EtwException("StartTraceW", Win32Error.ACCESS_DENIED, "cannot write log file " + c.logFile() + ": " + e);
+            throw LogFileLock.failure("StartTraceW", c.logFile(), e);
         } catch (IllegalArgumentException e) {
             throw new EtwException("StartTraceW", Win32Error.BAD_LENGTH, e.getMessage());
         }
@@ -145,7 +161,7 @@ final class PortableSession {
         }
         int threadId = (int) Thread.currentThread().getId();
         if (!scratch.acquireForWriter()) {
-            eventsLost.increment();
+            eventsRefused.increment();
             return Win32Error.BUSY;
         }
         int code = Win32Error.SUCCESS;
@@ -204,7 +220,7 @@ final class PortableSession {
             return Win32Error.INVALID_HANDLE;
         }
         if (logFull) {
-            eventsLost.increment();
+            eventsRefused.increment();
             return Win32Error.LOG_FILE_FULL;
         }
         TraceBuffer b = scratch.buffer;
@@ -221,7 +237,7 @@ final class PortableSession {
             b = acquire();
             if (b == null) {
                 logger.requestCollect();
-                eventsLost.increment();
+                eventsRefused.increment();
                 return realTime != null && !realTime.hasConsumer() ? Win32Error.LOG_FILE_FULL
                         : Win32Error.NOT_ENOUGH_MEMORY;
             }
@@ -271,7 +287,7 @@ final class PortableSession {
             // Counted once: the flush timer and a stop may both have waited for it.
             TraceBuffer stuck = s.buffer;
             if (scratches.remove(s) && stuck != null && s.bufferSession == this) {
-                eventsLost.add(stuck.events);
+                eventsInLostBuffers.add(stuck.events);
             }
             return;
         }
@@ -307,12 +323,57 @@ final class PortableSession {
     /** A buffer that cannot be logged: counted as ETW counts it. Logger thread only. */
     void loseBuffer(TraceBuffer b) {
         logBuffersLost++;
-        eventsLost.add(b.events);
+        eventsInLostBuffers.add(b.events);
+    }
+
+    /** {@code b}'s events reached the file, the ring or a consumer. */
+    void reached(TraceBuffer b) {
+        eventsWritten.add(b.events);
+    }
+
+    /**
+     * ETW's EventsLost (EVENT_TRACE_PROPERTIES and the file header): the events that are not in the
+     * log, refused before a buffer or lost in a buffer.
+     */
+    long eventsLost() {
+        return eventsRefused.sum() + eventsInLostBuffers.sum();
+    }
+
+    /**
+     * A buffer the logger could not write: counted lost, and the first failure reported at once, once,
+     * in the operating system's words (also kept for QUERY and the stop line).
+     */
+    void writeFailed(int events, IOException e) {
+        logBuffersLost++;
+        eventsInLostBuffers.add(events);
+        reportWriteError(e);
+    }
+
+    void reportWriteError(IOException e) {
+        if (firstWriteError == null) {
+            firstWriteError = TraceFiles.cause(e) + " (" + Win32Error.name(TraceFiles.win32Code(e)) + " "
+                    + TraceFiles.win32Code(e) + ") writing " + (sink == null ? "the log file" : sink.logFileName());
+            System.err.println("jetw portable: session " + name + ": " + firstWriteError
+                    + "; the events of buffers that cannot be written are counted as lost");
+        }
     }
 
     SessionStats flush() throws EtwException {
         collectPartialBuffers();
         awaitRequest(new SessionLogger.Request(false, false), "FlushTrace");
+        return stats();
+    }
+
+    /**
+     * Writes what the session holds now to the new file {@code target} without stopping it: the
+     * partly filled buffers are handed on first (into the ring, or queued before the request), then
+     * the logger copies the log file or writes the ring (see {@link LogSink#dumpTo}).
+     */
+    SessionStats dump(java.nio.file.Path target) throws EtwException {
+        collectPartialBuffers();
+        SessionLogger.Request r = new SessionLogger.Request(false, false);
+        r.dumpTarget = target;
+        awaitRequest(r, "ControlTraceW(DUMP)");
         return stats();
     }
 
@@ -354,14 +415,16 @@ final class PortableSession {
             throw new EtwException(function, Win32Error.TIMEOUT, "session " + name + ": interrupted");
         }
         if (r.error != null) {
-            throw new EtwException(function, Win32Error.ACCESS_DENIED, "session " + name + ": writing the log file failed: " + r.error.getMessage());
+            throw new EtwException(function, TraceFiles.win32Code(r.error), "session " + name + ": writing the log file failed: "
+                    + TraceFiles.cause(r.error));
         }
     }
 
     SessionStats stats() {
         return new SessionStats(config.sessionName(), sink == null ? null : sink.logFileName(),
-                pool.numberOfBuffers(), pool.freeBuffers(), eventsLost.sum(), buffersWritten, logBuffersLost,
-                realTimeBuffersLost, loggerThread.getId());
+                pool.numberOfBuffers(), pool.freeBuffers(), eventsLost(), buffersWritten, logBuffersLost,
+                realTimeBuffersLost, loggerThread.getId())
+                .withOutcomes(eventsWritten.sum(), eventsRefused.sum(), eventsInLostBuffers.sum(), firstWriteError);
     }
 
     /** The logfile header of a file of this session, with the current counters. */
@@ -374,7 +437,7 @@ final class PortableSession {
         h.maximumFileSizeMb = c.maximumFileSizeMb();
         // The header's LogFileMode has REAL_TIME and BUFFERING cleared, as ETW writes it.
         h.logFileMode = c.logFileModeBits() & ~(LogFileMode.REAL_TIME.bits() | LogFileMode.BUFFERING.bits());
-        h.eventsLost = (int) Math.min(Integer.MAX_VALUE, eventsLost.sum());
+        h.eventsLost = (int) Math.min(Integer.MAX_VALUE, eventsLost());
         h.buffersLost = (int) Math.min(Integer.MAX_VALUE, logBuffersLost);
         h.timeZoneBias = environment.timeZoneBias;
         h.standardName = environment.standardName;

@@ -80,6 +80,9 @@ final class RealTimeSink implements LogSink {
 
     private void deliver(TraceBuffer b) {
         sequence++;
+        if (fileSink == null) {
+            session.reached(b); // with a file, the file sink counts it
+        }
         ByteBuffer bytes = session.fileImage(b);
         EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sequence, session.loggerId);
         session.buffersWritten += fileSink == null ? 1 : 0;
@@ -109,7 +112,7 @@ final class RealTimeSink implements LogSink {
         TraceBuffer b;
         while ((b = backlog.pollFirst()) != null) {
             session.realTimeBuffersLost++;
-            session.eventsLost.add(b.events);
+            session.eventsInLostBuffers.add(b.events);
             session.pool.release(b);
         }
         if (fileSink != null) {

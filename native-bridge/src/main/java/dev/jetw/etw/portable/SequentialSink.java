@@ -30,6 +30,7 @@ final class SequentialSink implements LogSink {
                 return;
             }
             file.write(b, buffersInFile, buffersInFile, buffersInFile + 1);
+            session.reached(b);
             buffersInFile++;
         } finally {
             session.pool.release(b);

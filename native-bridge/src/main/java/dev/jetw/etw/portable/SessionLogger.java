@@ -16,6 +16,8 @@ final class SessionLogger implements Runnable {
     static final class Request extends TraceBuffer {
         final boolean stop;
         final boolean drainOnly;
+        /** Set for a dump request: the new file to write what the session holds to. */
+        java.nio.file.Path dumpTarget;
         final CountDownLatch done = new CountDownLatch(1);
         volatile IOException error;
 
@@ -91,7 +93,9 @@ final class SessionLogger implements Runnable {
             if (b instanceof Request) {
                 Request r = (Request) b;
                 try {
-                    if (r.drainOnly) {
+                    if (r.dumpTarget != null) {
+                        session.sink.dumpTo(r.dumpTarget, session.dumpFiles);
+                    } else if (r.drainOnly) {
                         ((RealTimeSink) session.sink).drainBacklog();
                     } else if (r.stop) {
                         session.sink.close();
@@ -100,7 +104,10 @@ final class SessionLogger implements Runnable {
                     }
                 } catch (IOException | RuntimeException e) {
                     r.error = e instanceof IOException ? (IOException) e : new IOException(e.toString(), e);
-                    lastError = r.error;
+                    if (r.dumpTarget == null) { // a failed dump is the dump's failure, not the log's
+                        lastError = r.error;
+                        session.reportWriteError(r.error);
+                    }
                 } finally {
                     r.done.countDown();
                 }
@@ -109,14 +116,13 @@ final class SessionLogger implements Runnable {
                 }
                 continue;
             }
-            int events = b.events;
+            int events = b.events; // the sink returns b to the pool even when it fails
             try {
                 session.sink.accept(b);
             } catch (IOException | RuntimeException e) {
                 // The buffer did not reach the file (disk full, file gone): ETW counts it lost.
                 lastError = e instanceof IOException ? (IOException) e : new IOException(e.toString(), e);
-                session.logBuffersLost++;
-                session.eventsLost.add(events);
+                session.writeFailed(events, lastError);
             }
         }
     }

@@ -12,6 +12,7 @@ import dev.jetw.etw.OrphanPolicy;
 import dev.jetw.etw.ProviderBackend;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionStats;
+import dev.jetw.etw.TraceFiles;
 import dev.jetw.etw.Win32Error;
 
 import java.util.ArrayList;
@@ -117,6 +118,10 @@ public final class WindowsBackend implements EtwBackend {
                         + "' is private: its GUID must be a registered provider's control GUID; register the"
                         + " provider before starting a private session");
             }
+        }
+        if (!config.has(LogFileMode.APPEND)) { // append mode writes into the existing file by design
+            EtwLogFiles.check("StartTraceW", TraceFiles.of(config), file);
+            EtwLogFiles.check("StartTraceW", TraceFiles.of(config), companion ? kernelFileName(file) : null);
         }
         if (SystemProfilePrivilege.isNeeded(kernelFlags)) {
             SystemProfilePrivilege.enable(etw, layout); // before StartTrace, as PerfView does
@@ -320,6 +325,39 @@ public final class WindowsBackend implements EtwBackend {
             throw new EtwException("ControlTraceW", code, "update of session '" + name + "'");
         }
         return p.stats(name);
+    }
+
+    /**
+     * A buffering session: UPDATE with the new LogFileName (ControlTrace documents LogFileNameOffset as
+     * the way to "flush a buffering mode trace to a new log file"), then FLUSH (Logging Mode Constants:
+     * "To get a snapshot of the buffer, call the FlushTrace function"). A file session: FLUSH, then a
+     * copy of its log. The target must not exist (TraceFiles rules, checked here).
+     */
+    @Override
+    public SessionStats dumpSession(String sessionName, java.nio.file.Path target) throws EtwException {
+        Session s = sessions.get(key(sessionName));
+        EtwLogFiles.check("ControlTraceW", new TraceFiles(false, TraceFiles.OWNER_ONLY), target.toString());
+        if (s != null && (s.logFileMode & LogFileMode.BUFFERING.bits()) != 0) {
+            PropertiesBuffer p = controlProperties(s.guid, s.logFileMode);
+            try {
+                p.setLogFileName(target.toString());
+            } catch (IllegalArgumentException e) {
+                throw new EtwException("ControlTraceW", Win32Error.BAD_LENGTH, e.getMessage());
+            }
+            int code = etw.ControlTraceW(0, PropertiesBuffer.wideString(sessionName), p.pointer(),
+                    EtwConstants.EVENT_TRACE_CONTROL_UPDATE);
+            if (code != Win32Error.SUCCESS) {
+                throw new EtwException("ControlTraceW", code, "dump of session '" + sessionName + "' to " + target);
+            }
+            return flushSession(sessionName);
+        }
+        SessionStats flushed = flushSession(sessionName);
+        if (flushed.logFile() == null) {
+            throw new EtwException("ControlTraceW", Win32Error.NOT_SUPPORTED, "session '" + sessionName
+                    + "' has no log file and no in-memory ring to dump");
+        }
+        EtwLogFiles.copy("ControlTraceW", flushed.logFile(), target);
+        return flushed;
     }
 
     @Override

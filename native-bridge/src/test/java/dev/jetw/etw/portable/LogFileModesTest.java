@@ -458,12 +458,12 @@ class LogFileModesTest {
     }
 
     @Test
-    void bufferingEmptiesAStaleFileOfAnEarlierRunAtStart() throws Exception {
+    void bufferingRemovesAStaleFileOfAnEarlierRunAtStartWhenOverwriteAllowsIt() throws Exception {
         Path file = dir.resolve("stale.etl");
         Files.write(file, new byte[] {1, 2, 3});
         String name = TestSupport.uniqueName("stale");
-        etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).modes(LogFileMode.BUFFERING).build());
-        assertEquals(0, Files.size(file));
+        etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).modes(LogFileMode.BUFFERING).overwrite(true).build());
+        assertFalse(Files.exists(file)); // created new at the first flush
         etw.stopSession(name);
         EtlLayoutCheck.File f = EtlLayoutCheck.read(file); // the stop wrote a header-only .etl
         assertEquals(1, f.buffersWritten);

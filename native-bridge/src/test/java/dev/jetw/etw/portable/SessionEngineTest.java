@@ -192,7 +192,7 @@ class SessionEngineTest {
         } finally {
             etw.stopSession(a);
         }
-        etw.startSession(config(b, file).build()); // free again after stop
+        etw.startSession(config(b, file).overwrite(true).build()); // free again after stop
         etw.stopSession(b);
     }
 

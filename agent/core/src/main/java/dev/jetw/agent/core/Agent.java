@@ -3,6 +3,8 @@ package dev.jetw.agent.core;
 import dev.jetw.bootstrap.Dispatcher;
 import dev.jetw.etw.EtwBackend;
 import dev.jetw.etw.EtwException;
+import dev.jetw.etw.LogFileMode;
+import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionStats;
 
 import java.lang.instrument.Instrumentation;
@@ -80,14 +82,42 @@ final class Agent {
         }
         sb.append('\n');
         sb.append("threads traced:      ").append(writer.threadCount()).append('\n');
-        sb.append("events written:      ").append(session.provider.eventsWritten()).append('\n');
-        sb.append("events dropped:      ").append(session.provider.eventsDropped()).append('\n');
+        EventOutcomes events = new EventOutcomes(session.provider, stats);
+        sb.append("events emitted:      ").append(events.emitted).append('\n');
+        sb.append("events written:      ").append(events.written).append(" (reached the file or ring)\n");
+        sb.append("events in buffers:   ").append(events.inBuffers).append(" (not written yet)\n");
+        sb.append("events dropped:      ").append(events.dropped).append(" (refused before a buffer)\n");
+        sb.append("events lost:         ").append(events.lostText()).append(" (in buffers that could not be written)\n");
         sb.append("events truncated:    ").append(session.provider.eventsTruncated()).append('\n');
-        sb.append("events lost:         ").append(stats == null ? "unknown" : Long.toString(stats.eventsLost())).append('\n');
         sb.append("enabled level:       ").append(session.provider.isEnabled() ? levelName(session.provider.enabledLevel()) : "disabled").append('\n');
         sb.append("internal errors:     ").append(Dispatcher.internalErrors()).append('\n');
-        sb.append("last error:          ").append(last == null ? "none" : last.toString().replace('\n', ' ')).append('\n');
+        String lastError = events.writeError != null ? events.writeError : last == null ? "none" : last.toString().replace('\n', ' ');
+        sb.append("last error:          ").append(lastError).append('\n');
         return sb.toString();
+    }
+
+    /**
+     * ./jetw dump: writes what the session holds now to a new .etl, tracing goes on. A ring or a
+     * circular file gets the method and thread rundown (DC_START) first, so that the dump names the
+     * methods its events reference even when their first DC_STARTs were overwritten. Returns the reply
+     * line (a failure starts with "jetw: ").
+     */
+    synchronized String dump(java.nio.file.Path target) {
+        if (stopped) {
+            return "jetw: dump: the agent is detached";
+        }
+        java.nio.file.Path file = target != null ? target : DumpFiles.defaultFor(options.logFile, session.config.sessionName());
+        SessionConfig c = session.config;
+        if (c.has(LogFileMode.BUFFERING) || c.has(LogFileMode.CIRCULAR)) {
+            rundown.writeStartsAgain();
+        }
+        try {
+            session.backend.dumpSession(c.sessionName(), file);
+        } catch (EtwException | RuntimeException e) {
+            Dispatcher.failed(e);
+            return "jetw: dump: " + e.getMessage();
+        }
+        return "jetw agent dumped session " + c.sessionName() + " to " + file + " (tracing goes on)";
     }
 
     /**
@@ -137,10 +167,11 @@ final class Agent {
 
     private String summary(String problem) {
         SessionStats stats = lastStats;
-        return session.provider.eventsWritten() + " events written, " + session.provider.eventsDropped() + " dropped, "
-                + (stats == null ? "unknown" : Long.toString(stats.eventsLost())) + " lost, "
-                + registry.count() + " methods, file " + session.file()
-                + (problem == null ? "" : " (" + problem + ")");
+        EventOutcomes events = new EventOutcomes(session.provider, stats);
+        String p = events.writeError == null ? problem
+                : (problem == null ? "" : problem + "; ") + "writing the file failed: " + events.writeError;
+        return events.line() + ", " + registry.count() + " methods, file " + session.file()
+                + (p == null ? "" : " (" + p + ")");
     }
 
     private void onShutdown() {

@@ -4,11 +4,11 @@ import dev.jetw.etw.ConfigException;
 import dev.jetw.etw.EtwBackend;
 import dev.jetw.etw.EtwBackends;
 import dev.jetw.etw.EtwException;
+import dev.jetw.etw.TraceFiles;
 
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 
@@ -16,7 +16,8 @@ import java.nio.file.Paths;
  * The core's entry points, called by reflection from the agent jar's entry class inside the
  * isolated class loader, after the bootstrap jar joined the boot class path.
  *
- * <p>Commands arrive as options: none (attach), {@code command=status} or {@code command=detach};
+ * <p>Commands arrive as options: none (attach), {@code command=status}, {@code command=detach} or
+ * {@code command=dump} (with {@code dumpFile=PATH} or none for the default);
  * {@code out=PATH} names the reply file the attach tool reads. A failure is one line starting
  * with {@code "jetw: "} (printed on stderr, and written to out); a success reply never starts so.
  * Nothing here throws into the JVM: the agent stays inert and the application runs on.
@@ -62,6 +63,9 @@ public final class AgentMain {
         if ("status".equals(o.command)) {
             return current == null ? "jetw: status: no jetw agent is attached in this JVM" : current.status();
         }
+        if ("dump".equals(o.command)) {
+            return current == null ? "jetw: dump: no jetw agent is attached in this JVM" : current.dump(o.dumpFile);
+        }
         if ("detach".equals(o.command)) {
             if (current == null) {
                 return "jetw: detach: no jetw agent is attached in this JVM";
@@ -92,7 +96,9 @@ public final class AgentMain {
     private static void deliver(String reply, Path out) {
         if (out != null) {
             try {
-                Files.write(out, (reply.endsWith("\n") ? reply : reply + "\n").getBytes(StandardCharsets.UTF_8));
+                // Never through a link, never over someone's file: the rules of the trace files (TraceFiles).
+                new TraceFiles(false, TraceFiles.OWNER_ONLY)
+                        .writeReply(out, (reply.endsWith("\n") ? reply : reply + "\n").getBytes(StandardCharsets.UTF_8));
             } catch (IOException | RuntimeException e) {
                 System.err.println("jetw: out=" + out + ": cannot write the reply (" + e + ")");
             }

@@ -36,13 +36,24 @@ final class AgentOptions {
     final int maxMethods;
     final boolean bootstrap;
     final boolean verbose;
-    /** null (attach), "status" or "detach". */
+    /** null (attach), "status", "detach" or "dump". */
     final String command;
+    /** command=dump: the new file to write; null for the default next to the session's file. */
+    final Path dumpFile;
+    /** Buffering mode: write the ring to the log file when the JVM exits (false: only ./jetw dump writes it). */
+    final boolean dumpOnExit;
+    /** Where dumps go by default: the configured log file (also when dumpOnExit=false keeps it from the session). */
+    final Path logFile;
     /** Where a command writes its report; null to print it. */
     final Path out;
 
-    private AgentOptions(Parser p, SessionConfig session) {
-        this.session = session;
+    private AgentOptions(Parser p, SessionConfig configured) {
+        this.dumpOnExit = p.dumpOnExit;
+        this.logFile = configured.logFile();
+        // dumpOnExit=false: the ring has no log file, so the stop at exit writes nothing.
+        this.session = !p.dumpOnExit && configured.has(dev.jetw.etw.LogFileMode.BUFFERING)
+                ? configured.toBuilder().logFile(null).build() : configured;
+        this.dumpFile = p.dumpFile;
         List<Rule> resolved = new ArrayList<>();
         for (Rule r : p.rules) {
             int lvl = r.level < 0 ? p.level : r.level;
@@ -72,6 +83,11 @@ final class AgentOptions {
         }
         all.addAll(pairs);
         Parser p = new Parser();
+        for (String[] kv : pairs) {
+            if (kv[0].equalsIgnoreCase("preset")) {
+                p.preset(kv[1]); // first: every other option overrides what the preset picks
+            }
+        }
         for (String[] kv : all) {
             p.apply(kv[0], kv[1]);
         }
@@ -115,11 +131,20 @@ final class AgentOptions {
         return out;
     }
 
+    /**
+     * {@code ./jetw-<pid>-<8 random hex digits>.etl}: the suffix makes the name unpredictable, so that nobody
+     * can prepare that path (a link, a file) in a shared writable working directory before the JVM writes it.
+     */
+    static Path defaultLogFile() {
+        String suffix = String.format("%08x", new java.security.SecureRandom().nextInt());
+        return Paths.get("jetw-" + Pid.current() + "-" + suffix + ".etl").toAbsolutePath().normalize();
+    }
+
     /** Accumulates options in order; later scalar values override earlier ones, lists grow. */
     private static final class Parser {
         final SessionConfig.Builder session = SessionConfig.builder()
                 .sessionName("jetw-" + Pid.current())
-                .logFile(Paths.get("jetw-" + Pid.current() + ".etl").toAbsolutePath().normalize());
+                .logFile(defaultLogFile());
         final List<Rule> rules = new ArrayList<>();
         final List<MethodPattern> excludes = new ArrayList<>();
         int level = TraceLevel.INFORMATION;
@@ -131,6 +156,23 @@ final class AgentOptions {
         boolean verbose;
         String command;
         Path out;
+        Path dumpFile;
+        boolean dumpOnExit = true;
+
+        /**
+         * preset=always-on: the in-memory ring for leaving jetw on in production (docs/agent-options.md):
+         * mode=buffering, 64 KB buffers, a 64-buffer ring (4 MB), written at exit (dumpOnExit=true) and
+         * on demand by ./jetw dump.
+         */
+        void preset(String value) {
+            if (!value.equalsIgnoreCase("always-on")) {
+                throw new ConfigException("preset", value, "allowed: always-on");
+            }
+            SessionKeys.apply(session, "mode", "buffering");
+            SessionKeys.apply(session, "bufferSize", "64k");
+            SessionKeys.apply(session, "minBuffers", "64");
+            SessionKeys.apply(session, "maxBuffers", "64");
+        }
 
         void apply(String rawKey, String value) {
             String key = canonical(rawKey);
@@ -196,24 +238,35 @@ final class AgentOptions {
                     verbose = bool(key, value);
                     return;
                 case "command":
-                    if (!value.equals("status") && !value.equals("detach") && !value.equals("attach")) {
-                        throw new ConfigException(key, value, "allowed: attach, status, detach");
+                    if (!value.equals("status") && !value.equals("detach") && !value.equals("attach") && !value.equals("dump")) {
+                        throw new ConfigException(key, value, "allowed: attach, status, detach, dump");
                     }
                     command = value.equals("attach") ? null : value;
                     return;
                 case "out":
                     out = Paths.get(value).toAbsolutePath();
                     return;
+                case "dumpFile":
+                    if (value.isEmpty()) {
+                        throw new ConfigException(key, value, "allowed: the path of a new .etl file");
+                    }
+                    dumpFile = Paths.get(value).toAbsolutePath().normalize();
+                    return;
+                case "dumpOnExit":
+                    dumpOnExit = bool(key, value);
+                    return;
+                case "preset":
+                    return; // applied before everything else
                 default:
                     if (!SessionKeys.apply(session, key, value)) {
                         throw new ConfigException(key, value, "unknown option; allowed: include, exclude, annotation, level, exceptionLevel, "
-                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, and the session keys (docs/agent-options.md)");
+                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, preset, dumpOnExit, and the session keys (docs/agent-options.md)");
                     }
             }
         }
 
         private static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
-            "backend", "config", "maxMethods", "bootstrap", "verbose", "command", "out"};
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "command", "out", "dumpFile", "dumpOnExit", "preset"};
 
         /** Agent keys are case-insensitive, like the session keys. */
         private static String canonical(String key) {

@@ -50,9 +50,22 @@ final class Rundown {
         }
     }
 
+    /**
+     * DC_START again for every registered method and live named thread: before a dump of a ring (or a
+     * circular file) whose first DC_STARTs may have been overwritten, so the dump names its methods.
+     */
+    void writeStartsAgain() {
+        drainStarts();
+        writeAll(EventType.DC_START);
+    }
+
     /** DC_END for every registered method and every named thread. */
     void writeEnds() {
         drainStarts();
+        writeAll(EventType.DC_END);
+    }
+
+    private void writeAll(int type) {
         lock.lock();
         try {
             ThreadContext c = writer.acquire();
@@ -62,9 +75,9 @@ final class Rundown {
             try {
                 int n = registry.count();
                 for (int id = 1; id <= n; id++) {
-                    writeMethod(c, registry.entry(id), EventType.DC_END);
+                    writeMethod(c, registry.entry(id), type);
                 }
-                writer.threadRundownEnd(c);
+                writer.threadRundown(c, type);
             } finally {
                 writer.release(c);
             }

@@ -22,7 +22,8 @@ final class SessionKeys {
             return false;
         }
         SessionConfigParser.apply(b, key, value);
-        if (canonical.equals(SessionConfigParser.FILE)) {
+        if (canonical.equals(SessionConfigParser.FILE) && !value.trim().isEmpty()) {
+            // (An empty file= stays empty, so that its error shows what was typed, not the working directory.)
             // The agent prints and reports the file it writes: absolute, against the JVM's working directory.
             b.logFile(Paths.get(value.trim()).toAbsolutePath().normalize());
         }

@@ -82,6 +82,9 @@ final class TraceSession {
 
     /** The log file as the session reports it, else as configured. */
     String file() {
-        return config.logFile() == null ? "(none: real-time)" : config.logFile().toString();
+        if (config.logFile() != null) {
+            return config.logFile().toString();
+        }
+        return config.has(dev.jetw.etw.LogFileMode.BUFFERING) ? "(none: in-memory ring, written by ./jetw dump)" : "(none: real-time)";
     }
 }

@@ -182,17 +182,17 @@ final class TraceWriter implements CallHandler {
     }
 
     /**
-     * Thread DC_END for every live thread that wrote an event (as a rundown lists what is still
-     * there; an ended thread's DC_START named it), from the calling thread's scratch (the payload
+     * Thread {@code type} for every live thread that wrote an event: DC_END at the end (as a rundown
+     * lists what is still there; an ended thread's DC_START named it), DC_START again before a dump; from the calling thread's scratch (the payload
      * carries the Java thread id, so the writer's OS thread does not matter).
      */
-    void threadRundownEnd(ThreadContext writer) {
+    void threadRundown(ThreadContext writer, int type) {
         for (ThreadContext t : contexts.all()) {
             if (t.threadNamed && t.thread.isAlive()) {
                 ByteBuffer p = writer.scratch.payload(8 + Payloads.utf16zBytes(t.threadName));
                 p.putLong(t.javaThreadId);
                 Payloads.putUtf16z(p, t.threadName);
-                provider.write(writer.scratch, EventType.DC_END, 0, JetwSchema.THREAD_INDEX, 0, -1, 0);
+                provider.write(writer.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0);
             }
         }
     }

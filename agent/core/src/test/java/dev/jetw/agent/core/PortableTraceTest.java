@@ -82,7 +82,7 @@ class PortableTraceTest {
         List<String> methods = Arrays.asList(C + "fail", C + "leaf", C + "middle", C + "run", C + "safeFail");
         assertEquals(methods, sortedWithPrefix(C, t.methodStarts.values()));
         assertEquals(methods, sortedWithPrefix(C, t.methodEnds.values()));
-        assertTrue(detached.contains(" 0 dropped, 0 lost"), detached);
+        assertTrue(detached.contains(" 0 dropped, 0 lost of " + t.events.size() + " emitted"), detached);
         assertTrue(detached.startsWith("jetw agent detached: " + t.events.size() + " events written"), detached + " vs " + t.events.size());
     }
 
@@ -96,11 +96,12 @@ class PortableTraceTest {
         assertTrue(child.stderr.get(0).startsWith("jetw agent attached: session jetw-"), child.toString());
         assertTrue(child.stderr.get(0).contains("file " + etl), child.toString());
         String summary = child.stderr.get(1);
-        assertTrue(summary.matches("jetw: [0-9]+ events written, 0 dropped, 0 lost, 5 methods, file " + java.util.regex.Pattern.quote(etl.toString())),
+        assertTrue(summary.matches("jetw: [0-9]+ events written, 0 dropped, 0 lost of [0-9]+ emitted, 5 methods, file " + java.util.regex.Pattern.quote(etl.toString())),
                 summary);
 
         TraceModel t = TraceModel.of(etl);
-        assertEquals(summary, "jetw: " + t.events.size() + " events written, 0 dropped, 0 lost, 5 methods, file " + etl);
+        assertEquals(summary, "jetw: " + t.events.size() + " events written, 0 dropped, 0 lost of " + t.events.size()
+                + " emitted, 5 methods, file " + etl);
         int trees = 0;
         for (Long thread : t.threadStarts.keySet()) {
             List<String> paths = t.paths(thread);

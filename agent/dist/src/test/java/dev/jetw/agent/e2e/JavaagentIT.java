@@ -33,7 +33,7 @@ class JavaagentIT {
 
         assertEquals(0, exit, child.toString());
         assertTrue(child.stdout().contains("caught boom\nquiet 7\nresult 19 6\n"), "application output intact:\n" + child);
-        String summary = child.stderrLines().stream().filter(l -> l.matches("jetw: \\d+ events written, \\d+ dropped, \\d+ lost, \\d+ methods, file .*"))
+        String summary = child.stderrLines().stream().filter(l -> l.matches("jetw: \\d+ events written, \\d+ dropped, \\d+ lost of \\d+ emitted, \\d+ methods, file .*"))
                 .findFirst().orElseThrow(() -> new AssertionError("no shutdown summary line\n" + child));
         assertTrue(summary.endsWith(etl.toString()), summary);
         assertTrue(Files.size(etl) > 0);

@@ -1,0 +1,52 @@
+package dev.jetw.agent.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.acme.app.AttachTargetApp;
+import dev.jetw.etw.EventType;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code ./jetw dump <pid> FILE} against a running JVM with the always-on ring: a readable file, tracing goes on. */
+class DumpIT {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void theRingIsDumpedWhileTracingGoesOn() throws Exception {
+        try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading"), ChildJvm.appClassPath(), AttachTargetApp.class)) {
+            target.awaitStdout(l -> l.startsWith("ready"), "ready");
+            String pid = Long.toString(target.pid());
+            Path ring = temp.resolve("ring.etl");
+            ChildJvm.Result attached = ChildJvm.tool("attach", pid, "include=" + AttachIT.WORKER, "backend=portable",
+                    "preset=always-on", "file=" + ring);
+            assertEquals(0, attached.exit(), attached.toString());
+            work(target);
+
+            Path dump = temp.resolve("dump.etl");
+            ChildJvm.Result dumped = ChildJvm.tool("dump", pid, dump.toString());
+            assertEquals(0, dumped.exit(), dumped.toString());
+            assertTrue(dumped.stdout().startsWith("jetw agent dumped session "), dumped.toString());
+            work(target);
+            assertEquals(0, ChildJvm.tool("detach", pid).exit());
+
+            TraceFile d = TraceFile.read(dump);
+            assertEquals(1, d.count(EventType.START, d.methodId(AttachIT.WORKER, "compute")), "the call before the dump");
+            TraceFile f = TraceFile.read(ring);
+            assertEquals(2, f.count(EventType.START, f.methodId(AttachIT.WORKER, "compute")), "before and after the dump");
+
+            target.send("exit");
+            assertEquals(0, target.waitForExit(), target.toString());
+        }
+    }
+
+    private static void work(ChildJvm target) throws Exception {
+        int from = target.stdoutLineCount();
+        target.send("work");
+        target.awaitStdout(from, AttachIT.EXPECTED_RESULT::equals, AttachIT.EXPECTED_RESULT);
+    }
+}

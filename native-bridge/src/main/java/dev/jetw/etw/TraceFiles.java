@@ -1,0 +1,257 @@
+package dev.jetw.etw;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * How jetw creates the files it writes (trace files, dumps, reply files), the rule of
+ * docs/agent-options.md "Trace files":
+ * <ul>
+ * <li>the last path component is never followed when it is a symbolic link (dangling or not);
+ * <li>an existing path that is not a regular file, or a regular file with more than one hard link, is refused;
+ * <li>an existing regular file is replaced only with {@code overwrite=true}: it is deleted and a new
+ *     file created, so the old file's inode (and anything else linked to it) is never truncated;
+ * <li>the new file is created exclusively (O_CREAT|O_EXCL, which never follows a link) with the
+ *     permissions asked for, owner-only ({@code 600}) by default, on file systems with POSIX permissions.
+ * </ul>
+ */
+public final class TraceFiles {
+
+    /** The default permissions of a new file: read and write for its owner only. */
+    public static final String OWNER_ONLY = "600";
+
+    private final boolean overwrite;
+    private final Set<PosixFilePermission> permissions;
+
+    public TraceFiles(boolean overwrite, String permissions) {
+        this.overwrite = overwrite;
+        this.permissions = parsePermissions(permissions);
+    }
+
+    /** The rules of a session's configuration (overwrite=, filePermissions=). */
+    public static TraceFiles of(SessionConfig config) {
+        return new TraceFiles(config.overwrite(), config.filePermissions());
+    }
+
+    /** A path jetw refused to write, with the Win32 code the backend reports for it. */
+    public static final class RefusedException extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final int win32;
+
+        RefusedException(Path path, int win32, String why) {
+            super(why);
+            this.win32 = win32;
+        }
+
+        public int win32() {
+            return win32;
+        }
+    }
+
+    /**
+     * Checks {@code path} against the rule and, with overwrite=true, removes the existing regular file;
+     * afterwards the path does not exist (unless someone creates it before {@link #createNew}).
+     */
+    public void prepare(Path path) throws IOException {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        if (a.isSymbolicLink()) {
+            throw new RefusedException(path, Win32Error.CANT_ACCESS_FILE,
+                    "it is a symbolic link; jetw never writes through a link: name the file itself");
+        }
+        if (!a.isRegularFile()) {
+            throw new RefusedException(path, Win32Error.FILE_EXISTS, "it exists and is not a regular file");
+        }
+        int links = linkCount(path);
+        if (links > 1) {
+            throw new RefusedException(path, Win32Error.FILE_EXISTS,
+                    "it has " + links + " hard links; jetw does not replace a file linked elsewhere");
+        }
+        if (!overwrite) {
+            throw new RefusedException(path, Win32Error.FILE_EXISTS,
+                    "it exists; jetw does not replace a file unless overwrite=true");
+        }
+        Files.delete(path);
+    }
+
+    /** {@link #prepare} then creates {@code path} exclusively, opened for reading and writing. */
+    public FileChannel createNew(Path path) throws IOException {
+        prepare(path);
+        Set<OpenOption> options = new HashSet<>(Arrays.<OpenOption>asList(StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
+        boolean posix = isPosix(path);
+        FileChannel channel;
+        try {
+            channel = posix ? FileChannel.open(path, options, attribute(PosixFilePermissions.fromString("rw-------")))
+                    : FileChannel.open(path, options);
+        } catch (FileAlreadyExistsException e) {
+            throw new RefusedException(path, Win32Error.FILE_EXISTS, "it was created by someone else while jetw created it");
+        }
+        if (posix) {
+            try {
+                // Created owner-only whatever the umask; widened afterwards only when asked for.
+                Files.setPosixFilePermissions(path, permissions);
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                throw e;
+            }
+        }
+        return channel;
+    }
+
+    /**
+     * Copies {@code source} (a log file being written) to the new file {@code target}, created by
+     * these rules: a dump of a file session.
+     */
+    public void copyNew(Path source, Path target) throws IOException {
+        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
+             FileChannel out = createNew(target)) {
+            long size = in.size();
+            long done = 0;
+            while (done < size) {
+                done += in.transferTo(done, size - done, out);
+            }
+        }
+    }
+
+    /**
+     * Writes a short reply into {@code path} by the same rule, except that an existing empty regular
+     * file with one link (the file the attach tool created for the reply) is written into.
+     */
+    public void writeReply(Path path, byte[] bytes) throws IOException {
+        BasicFileAttributes a = null;
+        try {
+            a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            // created below
+        }
+        FileChannel ch;
+        if (a != null && a.isRegularFile() && a.size() == 0 && linkCount(path) == 1) {
+            ch = FileChannel.open(path, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+        } else {
+            ch = createNew(path);
+        }
+        try (FileChannel c = ch) {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+            while (b.hasRemaining()) {
+                c.write(b);
+            }
+        }
+    }
+
+    private static FileAttribute<Set<PosixFilePermission>> attribute(Set<PosixFilePermission> p) {
+        return PosixFilePermissions.asFileAttribute(p);
+    }
+
+    private static boolean isPosix(Path path) {
+        Path dir = path.toAbsolutePath().getParent();
+        return dir != null && dir.getFileSystem().supportedFileAttributeViews().contains("posix");
+    }
+
+    private static int linkCount(Path path) {
+        try {
+            Object n = Files.getAttribute(path, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+            return n instanceof Number ? ((Number) n).intValue() : 1;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return 1; // no link count on this file system (Windows: see docs/windows.md)
+        }
+    }
+
+    /**
+     * {@code filePermissions=}: three octal digits, owner first (600, 640, 644, 660, 664); the owner must
+     * keep read and write, and no execute bit or write for others is allowed.
+     *
+     * @throws ConfigException naming the option when the value is not allowed
+     */
+    public static Set<PosixFilePermission> parsePermissions(String value) {
+        String v = value == null ? OWNER_ONLY : value.trim();
+        String allowed = "allowed: three octal digits with the owner's read and write, no execute bit and no write for"
+                + " others: 600 (default), 640, 644, 660, 664";
+        if (!v.matches("[0-7]{3}")) {
+            throw new ConfigException("filePermissions", v, allowed);
+        }
+        int bits = Integer.parseInt(v, 8);
+        if ((bits & 0600) != 0600 || (bits & 0111) != 0 || (bits & 0002) != 0) {
+            throw new ConfigException("filePermissions", v, allowed);
+        }
+        Set<PosixFilePermission> p = EnumSet.noneOf(PosixFilePermission.class);
+        PosixFilePermission[] order = {PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE,
+            PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE,
+            PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE};
+        for (int i = 0; i < order.length; i++) {
+            if ((bits & (0400 >> i)) != 0) {
+                p.add(order[i]);
+            }
+        }
+        return p;
+    }
+
+    /**
+     * The Win32 code ETW would give for a failed file operation (documented in docs/portable-backend.md):
+     * refused by the rule above, ERROR_DISK_FULL (112), ERROR_WRITE_PROTECT (19) for a read-only file
+     * system, ERROR_PATH_NOT_FOUND (3), ERROR_ACCESS_DENIED (5) only for a real permission denial,
+     * else ERROR_WRITE_FAULT (29).
+     */
+    public static int win32Code(IOException e) {
+        if (e instanceof RefusedException) {
+            return ((RefusedException) e).win32();
+        }
+        if (e.getCause() instanceof EtwException) {
+            return ((EtwException) e.getCause()).code();
+        }
+        if (e instanceof FileAlreadyExistsException) {
+            return Win32Error.FILE_EXISTS;
+        }
+        if (e instanceof NoSuchFileException) {
+            return Win32Error.PATH_NOT_FOUND;
+        }
+        String cause = cause(e).toLowerCase(Locale.ROOT);
+        if (cause.contains("no space left") || cause.contains("disk quota") || cause.contains("not enough space")) {
+            return Win32Error.DISK_FULL;
+        }
+        if (cause.contains("read-only file system")) {
+            return Win32Error.WRITE_PROTECT;
+        }
+        if (e instanceof AccessDeniedException || cause.contains("permission denied")) {
+            return Win32Error.ACCESS_DENIED;
+        }
+        return Win32Error.WRITE_FAULT;
+    }
+
+    /** The operating system's own words for a failure ("No space left on device"), without the path. */
+    public static String cause(IOException e) {
+        if (e instanceof RefusedException) {
+            return e.getMessage();
+        }
+        if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
+            return ((FileSystemException) e).getReason();
+        }
+        if (e instanceof NoSuchFileException) {
+            return "no such file or folder";
+        }
+        String m = e.getMessage();
+        return m == null || m.isEmpty() ? e.getClass().getSimpleName() : m;
+    }
+}
