@@ -34,6 +34,7 @@ public final class SessionConfig {
     private final ClockType clock;
     private final OrphanPolicy orphanPolicy;
     private final boolean realTimeWithoutConsumer;
+    private final BackendLimits limits;
     private final List<String> warnings;
 
     private SessionConfig(Builder b, List<String> warnings) {
@@ -49,6 +50,7 @@ public final class SessionConfig {
         this.clock = b.clock;
         this.orphanPolicy = b.orphanPolicy;
         this.realTimeWithoutConsumer = b.realTimeWithoutConsumer;
+        this.limits = b.limits;
         this.warnings = Collections.unmodifiableList(new ArrayList<>(warnings));
     }
 
@@ -75,6 +77,7 @@ public final class SessionConfig {
         b.clock = clock;
         b.orphanPolicy = orphanPolicy;
         b.realTimeWithoutConsumer = realTimeWithoutConsumer;
+        b.limits = limits;
         return b;
     }
 
@@ -142,6 +145,8 @@ public final class SessionConfig {
         ClockType clock = ClockType.QPC;
         OrphanPolicy orphanPolicy = OrphanPolicy.RESTART;
         boolean realTimeWithoutConsumer;
+        /** What the backend that will run the session accepts; ETW's own rules unless told otherwise. */
+        BackendLimits limits = BackendLimits.ETW;
         /** Set by the kernel= option: build() adds system-logger mode unless this is the NT Kernel Logger. */
         boolean kernelOptionImpliesSystemLogger;
 
@@ -173,6 +178,9 @@ public final class SessionConfig {
         public Builder orphanPolicy(OrphanPolicy v) { orphanPolicy = v; return this; }
 
         public Builder realTimeWithoutConsumer(boolean v) { realTimeWithoutConsumer = v; return this; }
+
+        /** Validates against the limits of the backend that will run the session too (BackendLimits). */
+        public Builder backendLimits(BackendLimits v) { limits = v; return this; }
 
         /** Validates (docs/configuration.md) and builds; throws {@link ConfigException} on the first violation. */
         public SessionConfig build() {
