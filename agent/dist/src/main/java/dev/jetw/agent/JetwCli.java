@@ -151,7 +151,14 @@ final class JetwCli {
         } catch (JetwFailure failure) {
             throw explainMissing(attach, pid, failure);
         }
-        String channel = controlChannel(attach, pid);
+        Properties properties = attach.systemPropertiesOf(pid);
+        String channel = properties.getProperty(CONTROL_PROPERTY);
+        String loadError = properties.getProperty(AgentLauncher.LOAD_ERROR_PROPERTY);
+        if (channel == null && loadError != null && loadError.startsWith("jetw: ") && loadError.indexOf(": ", 6) > 0) {
+            // The agent's own line, as the target printed it.
+            int colon = loadError.indexOf(": ", 6);
+            throw new JetwFailure(loadError.substring(6, colon), loadError.substring(colon + 2));
+        }
         if (channel == null) {
             String owner = ProcessOwner.differenceNote(pid);
             throw new JetwFailure("attach " + pid, "the agent did not open its control channel (see the target JVM's error output)"

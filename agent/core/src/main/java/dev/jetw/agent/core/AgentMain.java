@@ -35,6 +35,8 @@ public final class AgentMain {
     private static List<String> currentOptions;
     /** The Instrumentation the control channel's attach requests use (the one of the first load). */
     private static Instrumentation channelInst;
+    /** The failure line of a load for the attach tool (read by agent/dist's JetwCli, set there too by AgentLauncher). */
+    static final String LOAD_ERROR_PROPERTY = "jetw.agent.loadError";
     /** The JVM's one control channel, once open. */
     private static ControlChannel channel;
 
@@ -70,8 +72,10 @@ public final class AgentMain {
             channel = ControlChannel.open(AgentMain::control);
             System.setProperty(ControlChannel.PROPERTY, channel.address());
         } catch (IOException | RuntimeException e) {
-            System.err.println("jetw: control channel: cannot open a loopback socket (" + describe(e) + "); status and detach"
-                    + " through the attach tool are unavailable");
+            String line = "jetw: control channel: cannot open a loopback socket (" + describe(e) + "); status and detach"
+                    + " through the attach tool are unavailable";
+            System.err.println(line);
+            System.setProperty(LOAD_ERROR_PROPERTY, line); // the attach tool reads why from here
         }
     }
 
