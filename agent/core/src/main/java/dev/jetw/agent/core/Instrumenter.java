@@ -57,6 +57,7 @@ final class Instrumenter {
 
     /** Installs the transformer and retransforms the classes already loaded. */
     void install() {
+        NanConstantGuard.nextAttach();
         Advice callAdvice = Advice.withCustomMapping()
                 .bind(MethodId.class, new MethodIdMapping(registry))
                 .to(CallAdvice.class);
@@ -78,7 +79,11 @@ final class Instrumenter {
                     @Override
                     public boolean matches(TypeDescription type, ClassLoader loader, JavaModule module,
                                            Class<?> classBeingRedefined, ProtectionDomain pd) {
-                        return !type.getName().equals(Selection.API_CLASS) && !selection.matchesType(type, loader);
+                        if (type.getName().equals(Selection.API_CLASS)) {
+                            return false;
+                        }
+                        return !selection.matchesType(type, loader)
+                                || classBeingRedefined != null && NanConstantGuard.refuses(classBeingRedefined);
                     }
                 })
                 .type(named(Selection.API_CLASS))
