@@ -12,6 +12,10 @@ import java.io.InputStreamReader;
 public final class AttachTargetApp {
 
     public static void main(String[] args) throws Exception {
+        // Loaded before any attach, so every attach retransforms it (see Ratio).
+        if (!Double.isNaN(Ratio.of(1, 0)) || !Float.isNaN(Ratio.of(1f, 0f))) {
+            throw new AssertionError("Ratio");
+        }
         System.out.println("ready " + ProcessHandle.current().pid());
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
         for (String line; (line = in.readLine()) != null; ) {
