@@ -37,6 +37,7 @@ public final class SessionConfig {
     private final boolean providerEnabled;
     private final boolean overwrite;
     private final String filePermissions;
+    private final BackendLimits limits;
     private final List<String> warnings;
 
     private SessionConfig(Builder b, List<String> warnings) {
@@ -55,6 +56,7 @@ public final class SessionConfig {
         this.providerEnabled = b.providerEnabled;
         this.overwrite = b.overwrite;
         this.filePermissions = b.filePermissions;
+        this.limits = b.limits;
         this.warnings = Collections.unmodifiableList(new ArrayList<>(warnings));
     }
 
@@ -84,6 +86,7 @@ public final class SessionConfig {
         b.providerEnabled = providerEnabled;
         b.overwrite = overwrite;
         b.filePermissions = filePermissions;
+        b.limits = limits;
         return b;
     }
 
@@ -163,6 +166,8 @@ public final class SessionConfig {
         boolean providerEnabled = true;
         boolean overwrite;
         String filePermissions = TraceFiles.OWNER_ONLY;
+        /** What the backend that will run the session accepts; ETW's own rules unless told otherwise. */
+        BackendLimits limits = BackendLimits.ETW;
         /** Set by the kernel= option: build() adds system-logger mode unless this is the NT Kernel Logger. */
         boolean kernelOptionImpliesSystemLogger;
 
@@ -206,6 +211,9 @@ public final class SessionConfig {
 
         /** Checked at once: three octal digits as {@link TraceFiles#parsePermissions} allows. */
         public Builder filePermissions(String v) { TraceFiles.parsePermissions(v); filePermissions = v.trim(); return this; }
+
+        /** Validates against the limits of the backend that will run the session too (BackendLimits). */
+        public Builder backendLimits(BackendLimits v) { limits = v; return this; }
 
         /** Validates (docs/configuration.md) and builds; throws {@link ConfigException} on the first violation. */
         public SessionConfig build() {

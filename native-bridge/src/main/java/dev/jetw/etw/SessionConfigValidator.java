@@ -47,6 +47,7 @@ final class SessionConfigValidator {
         checkName(b);
         checkBufferSize(b, warnings);
         checkBufferCounts(b);
+        checkBackendLimits(b);
         checkScalars(b);
         checkClock(b, warnings);
         checkModeCombinations(b);
@@ -98,6 +99,50 @@ final class SessionConfigValidator {
             throw new ConfigException(SessionConfigParser.MAX_BUFFERS, String.valueOf(b.maximumBuffers),
                     "allowed at least minBuffers (" + b.minimumBuffers + ")");
         }
+    }
+
+    /**
+     * What ETW would accept but the backend that runs the session will not: checked here, before the
+     * cross-field rules, so the user hears the real obstacle first and once (BackendLimits).
+     */
+    private static void checkBackendLimits(SessionConfig.Builder b) {
+        BackendLimits l = b.limits;
+        if (l.backendName == null) {
+            return;
+        }
+        if (b.sessionName.length() > l.maxNameChars) {
+            throw new ConfigException(SessionConfigParser.NAME, abbreviate(b.sessionName), "allowed a non-empty session name of at most "
+                    + l.maxNameChars + " characters with " + l.backendName);
+        }
+        if (b.bufferSizeKb > l.maxBufferSizeKb) {
+            throw new ConfigException(SessionConfigParser.BUFFER_SIZE, String.valueOf(b.bufferSizeKb), "allowed " + MIN_BUFFER_SIZE_KB + "-"
+                    + l.maxBufferSizeKb + " KB with " + l.backendName + " (it writes file layout 1.5; larger buffers need ETW on Windows 8+)");
+        }
+        if (b.modes.contains(LogFileMode.APPEND) && !l.supportsAppend) {
+            throw new ConfigException(SessionConfigParser.MODE, "append", l.backendName + " always starts a new file and cannot append;"
+                    + " allowed: sequential, circular, newfile, buffering, real-time (newfile keeps earlier files)");
+        }
+        if (l.maxHeapBytes > 0) {
+            long bufferBytes = b.bufferSizeKb * 1024L;
+            checkBufferMemory(SessionConfigParser.MIN_BUFFERS, b.minimumBuffers, bufferBytes, l.maxStartBufferBytes(), "a quarter", l);
+            if (!b.modes.contains(LogFileMode.BUFFERING)) {
+                checkBufferMemory(SessionConfigParser.MAX_BUFFERS, b.maximumBuffers, bufferBytes, l.maxGrownBufferBytes(), "half", l);
+            }
+        }
+    }
+
+    private static void checkBufferMemory(String key, int buffers, long bufferBytes, long limit, String share, BackendLimits l) {
+        if (buffers * bufferBytes <= limit) {
+            return;
+        }
+        throw new ConfigException(key, String.valueOf(buffers), buffers + " buffers of " + bufferBytes / 1024 + " KB (" + mb(buffers * bufferBytes)
+                + ") do not fit: " + l.backendName + " keeps its buffers in the Java heap and " + key + " x bufferSize may use at most "
+                + share + " of the max heap (" + mb(l.maxHeapBytes) + " here); allowed at most " + Math.max(0, limit / bufferBytes)
+                + " buffers of " + bufferBytes / 1024 + " KB");
+    }
+
+    private static String mb(long bytes) {
+        return (bytes + (1 << 20) - 1 >> 20) + " MB";
     }
 
     private static void checkScalars(SessionConfig.Builder b) {

@@ -35,6 +35,9 @@ final class AgentLauncher {
     /** The core's words for status/detach without an agent (dev.jetw.agent.core.AgentMain). */
     static final String NOT_ATTACHED = "no jetw agent is attached in this JVM";
 
+    /** Set to the failure line when loading the agent for the attach tool ({@code command=listen}) failed. */
+    static final String LOAD_ERROR_PROPERTY = "jetw.agent.loadError";
+
     private static IsolatedClassLoader agentLoader;
 
     private AgentLauncher() {
@@ -46,6 +49,9 @@ final class AgentLauncher {
      */
     static synchronized void launch(String entryPoint, String options, Instrumentation inst) {
         ControlOptions control = ControlOptions.of(options);
+        if (control.isListen()) {
+            System.clearProperty(LOAD_ERROR_PROPERTY);
+        }
         try {
             if (agentLoader == null && control.isSessionCommand()) {
                 // Nothing to query or stop, and no reason to load anything into this JVM to say so.
@@ -126,6 +132,10 @@ final class AgentLauncher {
 
     private static void report(ControlOptions control, String line) {
         System.err.println(line);
+        if (control.isListen()) {
+            // The attach tool finds no control channel and reads why from here (it has no reply file).
+            System.setProperty(LOAD_ERROR_PROPERTY, line);
+        }
         if (control.out != null) {
             writeReply(control.out, line);
         }

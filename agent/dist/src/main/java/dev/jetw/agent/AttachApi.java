@@ -68,16 +68,20 @@ final class AttachApi {
 
     /** The target's system properties, or null when it cannot be attached to. */
     Properties systemProperties(String pid) {
-        Object vm;
         try {
-            vm = attach(pid);
+            return systemPropertiesOf(pid);
         } catch (JetwFailure e) {
             return null;
         }
+    }
+
+    /** The target's system properties (a short attach, as jcmd VM.system_properties; nothing is loaded into it). */
+    Properties systemPropertiesOf(String pid) throws JetwFailure {
+        Object vm = attach(pid);
         try {
             return (Properties) call(vm, "getSystemProperties", new Class<?>[0]);
         } catch (Exception e) {
-            return null;
+            throw new JetwFailure("attach " + pid, "reading the system properties failed: " + JetwFailure.describe(e), e);
         } finally {
             detachQuietly(vm);
         }

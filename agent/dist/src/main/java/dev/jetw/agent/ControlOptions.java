@@ -37,6 +37,11 @@ final class ControlOptions {
         return new ControlOptions(command, out);
     }
 
+    /** The attach tool's load: open the control channel only. */
+    boolean isListen() {
+        return "listen".equals(command);
+    }
+
     /** A command that queries or stops an existing session, rather than starting one. */
     boolean isSessionCommand() {
         return "status".equals(command) || "detach".equals(command) || "dump".equals(command);

@@ -1,13 +1,9 @@
 package dev.jetw.agent;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,15 +19,20 @@ import java.util.concurrent.TimeoutException;
  * {@code java -jar jetw-agent.jar <command>} (what {@code ./jetw attach|detach|status|list|etl|mof} runs).
  * Exit status: 0 success, 1 failure (one line {@code jetw: <what>: <why>} on stderr), 2 usage error.
  *
- * <p>attach, detach and status all load this jar into the target JVM with the Attach API; detach and
- * status pass {@code command=...}. Every call passes {@code out=<temp file>}: the agent writes its reply
- * there (a failure as the same one line it prints in the target), and the tool prints it.
+ * <p>attach, detach and status talk to the agent through its control channel (see {@link #sessionCommand});
+ * only the first attach to a JVM loads this jar into it.
  */
 final class JetwCli {
 
     static final int OK = 0;
     static final int FAILED = 1;
     static final int USAGE = 2;
+
+    /** The core's control client and the property its channel publishes (dev.jetw.agent.core.ControlChannel). */
+    static final String CONTROL_CLIENT = "dev.jetw.agent.core.ControlClient";
+    static final String CONTROL_PROPERTY = "jetw.control";
+    /** What the tool loads the agent with: open the control channel, start nothing. */
+    static final String LISTEN_OPTIONS = "command=listen";
 
     static final String USAGE_TEXT = String.join(System.lineSeparator(),
             "usage: java -jar jetw-agent.jar <command> [args]",
@@ -100,7 +101,12 @@ final class JetwCli {
         return USAGE;
     }
 
-    /** attach, detach or status: load the agent into the target with a reply file, and relay the reply. */
+    /**
+     * attach, detach or status: find the agent's control channel in the target's system properties (a
+     * short attach that loads nothing), load the agent once if an attach needs it, then send the request
+     * through the channel and relay the reply. The option string travels through the channel, so it has
+     * no length limit, and no command prints in the target's output (docs/agent-dist.md).
+     */
     private static int sessionCommand(String command, List<String> args, PrintStream out, PrintStream err) throws JetwFailure {
         if (args.isEmpty()) {
             return usage(err, command + " needs a pid (./jetw list shows them)");
@@ -109,57 +115,72 @@ final class JetwCli {
         if (!pid.matches("[0-9]+")) {
             return usage(err, "pid '" + pid + "' is not a process id (a decimal number; ./jetw list shows them)");
         }
-        Path reply = replyFile();
-        try {
-            String options = command.equals("attach") ? String.join(",", args.subList(1, args.size()))
-                    : "command=" + command + (command.equals("dump") && args.size() > 1 ? dumpFileOption(args.get(1)) : "");
-            options = (options.isEmpty() ? "" : options + ",") + "out=" + reply.toAbsolutePath();
-            AttachApi attach = AttachApi.load();
-            try {
-                attach.loadAgent(pid, EmbeddedJars.agentJar(), options);
-            } catch (JetwFailure failure) {
-                throw explainMissing(attach, pid, failure);
+        AttachApi attach = AttachApi.load();
+        String channel = controlChannel(attach, pid);
+        if (channel == null) {
+            if (!command.equals("attach")) {
+                throw new JetwFailure(command, AgentLauncher.NOT_ATTACHED);
             }
-            String text = new String(Files.readAllBytes(reply), StandardCharsets.UTF_8);
-            if (text.trim().isEmpty()) {
-                throw new JetwFailure(command + " " + pid, "the agent wrote no reply (see the target JVM's error output)");
-            }
-            if (text.startsWith("jetw: ")) {
-                err.print(text.endsWith("\n") ? text : text + System.lineSeparator());
-                return FAILED;
-            }
-            out.print(text.endsWith("\n") ? text : text + System.lineSeparator());
-            return OK;
-        } catch (IOException e) {
-            throw new JetwFailure("reply file " + reply, JetwFailure.describe(e), e);
-        } finally {
-            try {
-                Files.deleteIfExists(reply);
-            } catch (IOException ignored) {
-                // A leftover empty temp file is harmless.
-            }
+            channel = loadAgent(attach, pid);
         }
+        String argument = command.equals("attach") ? String.join(",", args.subList(1, args.size()))
+                : command.equals("dump") && args.size() > 1 ? dumpFile(args.get(1)) : "";
+        String reply;
+        try {
+            reply = (String) callStatic(CONTROL_CLIENT, "request", new Class<?>[] {String.class, String.class, String.class},
+                    channel, command, argument);
+        } catch (JetwFailure failure) {
+            throw new JetwFailure(command + " " + pid, "cannot reach the agent's control channel: " + failure.why(), failure);
+        }
+        String owner = ProcessOwner.differenceNote(pid);
+        if (reply.startsWith("jetw: ")) {
+            err.println(reply);
+            return FAILED;
+        }
+        for (String line : reply.split("\n")) {
+            (line.startsWith("jetw: warning: ") ? err : out).println(line);
+        }
+        if (owner != null && command.equals("attach")) {
+            out.println(owner);
+        }
+        return OK;
     }
 
     /** The dump's file, absolute against this tool's working directory (the target JVM's differs). */
-    private static String dumpFileOption(String file) throws JetwFailure {
-        String absolute = java.nio.file.Paths.get(file).toAbsolutePath().normalize().toString();
-        if (absolute.indexOf(',') >= 0) {
-            throw new JetwFailure("dump file " + absolute, "a path with ',' cannot be carried in the agent's options; choose another name");
-        }
-        return ",dumpFile=" + absolute;
+    private static String dumpFile(String file) {
+        return java.nio.file.Paths.get(file).toAbsolutePath().normalize().toString();
     }
 
-    private static Path replyFile() throws JetwFailure {
+    /** The target's control channel address, or null when no jetw agent opened one there. */
+    private static String controlChannel(AttachApi attach, String pid) throws JetwFailure {
         try {
-            Path reply = Files.createTempFile("jetw-reply-", ".txt");
-            if (reply.toAbsolutePath().toString().indexOf(',') >= 0) {
-                throw new JetwFailure("reply file " + reply, "the temp directory's path contains ',', which the agent's options cannot carry; set -Djava.io.tmpdir");
-            }
-            return reply;
-        } catch (IOException e) {
-            throw new JetwFailure("reply file", JetwFailure.describe(e), e);
+            return attach.systemPropertiesOf(pid).getProperty(CONTROL_PROPERTY);
+        } catch (JetwFailure failure) {
+            throw explainMissing(attach, pid, failure);
         }
+    }
+
+    /** Loads the agent jar into the target so that it opens its control channel; returns the channel. */
+    private static String loadAgent(AttachApi attach, String pid) throws JetwFailure {
+        try {
+            attach.loadAgent(pid, EmbeddedJars.agentJar(), LISTEN_OPTIONS);
+        } catch (JetwFailure failure) {
+            throw explainMissing(attach, pid, failure);
+        }
+        Properties properties = attach.systemPropertiesOf(pid);
+        String channel = properties.getProperty(CONTROL_PROPERTY);
+        String loadError = properties.getProperty(AgentLauncher.LOAD_ERROR_PROPERTY);
+        if (channel == null && loadError != null && loadError.startsWith("jetw: ") && loadError.indexOf(": ", 6) > 0) {
+            // The agent's own line, as the target printed it.
+            int colon = loadError.indexOf(": ", 6);
+            throw new JetwFailure(loadError.substring(6, colon), loadError.substring(colon + 2));
+        }
+        if (channel == null) {
+            String owner = ProcessOwner.differenceNote(pid);
+            throw new JetwFailure("attach " + pid, "the agent did not open its control channel (see the target JVM's error output)"
+                    + (owner == null ? "" : "; " + owner + ", so it must be able to read " + EmbeddedJars.agentJar()));
+        }
+        return channel;
     }
 
     /** Attach failures for a pid that is no JVM at all get a message that says so. */

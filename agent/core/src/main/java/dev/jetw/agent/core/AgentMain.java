@@ -11,73 +11,227 @@ import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * The core's entry points, called by reflection from the agent jar's entry class inside the
  * isolated class loader, after the bootstrap jar joined the boot class path.
  *
- * <p>Commands arrive as options: none (attach), {@code command=status}, {@code command=detach} or
- * {@code command=dump} (with {@code dumpFile=PATH} or none for the default);
- * {@code out=PATH} names the reply file the attach tool reads. A failure is one line starting
- * with {@code "jetw: "} (printed on stderr, and written to out); a success reply never starts so.
+ * <p>The attach tool loads the agent once with {@code command=listen}, which opens the {@link ControlChannel},
+ * and sends attach, status and detach through that channel ({@link #control}); nothing it asks prints in the
+ * application's output except a first attach that fails. An option string given to -javaagent or to the
+ * Attach API by other means runs as before: none (attach), {@code command=status}, {@code command=detach} or {@code command=dump} (with
+ * {@code dumpFile=PATH} or none for the default),
+ * {@code out=PATH} naming a reply file. A failure is one line starting with {@code "jetw: "}; a success reply
+ * never starts so.
  * Nothing here throws into the JVM: the agent stays inert and the application runs on.
  */
 public final class AgentMain {
 
     /** The attached agent, or null. One per JVM: the isolated loader lives as long as the JVM. */
     private static Agent current;
+    /** The attach options of {@link #current} without out= and command= (to tell a repeated attach from another). */
+    private static List<String> currentOptions;
+    /** The Instrumentation the control channel's attach requests use (the one of the first load). */
+    private static Instrumentation channelInst;
+    /** The failure line of a load for the attach tool (read by agent/dist's JetwCli, set there too by AgentLauncher). */
+    static final String LOAD_ERROR_PROPERTY = "jetw.agent.loadError";
+    /** The JVM's one control channel, once open. */
+    private static ControlChannel channel;
 
     private AgentMain() {
     }
 
+    /** -javaagent: start the session, then open the control channel for status and detach. */
     public static void premain(String options, Instrumentation inst) {
         run(options, inst, null);
-    }
-
-    public static void agentmain(String options, Instrumentation inst) {
-        run(options, inst, null);
+        listen(inst);
     }
 
     /**
-     * Runs one request and returns the reply text (also written to {@code out=}, else printed).
-     * {@code backend} overrides the backend choice (tests); null chooses by the options.
+     * Attach API: {@code command=listen} (what the attach tool sends) only opens the control channel,
+     * and the tool then sends its request through it; any other option string runs as at start-up.
+     */
+    public static void agentmain(String options, Instrumentation inst) {
+        if (!isListen(options)) {
+            run(options, inst, null);
+        }
+        listen(inst);
+    }
+
+    /** Opens the control channel once; a failure is one line on stderr (the tool then says it cannot reach the agent). */
+    private static synchronized void listen(Instrumentation inst) {
+        if (channelInst == null) {
+            channelInst = inst;
+        }
+        if (channel != null) {
+            return;
+        }
+        try {
+            channel = ControlChannel.open(AgentMain::control);
+            System.setProperty(ControlChannel.PROPERTY, channel.address());
+        } catch (IOException | RuntimeException e) {
+            String line = "jetw: control channel: cannot open a loopback socket (" + describe(e) + "); status and detach"
+                    + " through the attach tool are unavailable";
+            System.err.println(line);
+            System.setProperty(LOAD_ERROR_PROPERTY, line); // the attach tool reads why from here
+        }
+    }
+
+    private static boolean isListen(String options) {
+        for (String[] kv : AgentOptions.tokenize(options == null ? "" : options)) {
+            if (kv[0].equalsIgnoreCase("command") && kv[1].equals("listen")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The control commands, one case each (the control channel's handler): attach (argument: the
+     * option string), status, detach, dump (argument: the file, or "" for the default). A failure reply starts with "jetw: ". Only a first attach that
+     * fails prints in the application's output (it would have at start-up too); queries never do.
+     */
+    static synchronized String control(String command, String argument) {
+        switch (command) {
+            case "attach":
+                return attachByTool(argument);
+            case "status":
+                return status();
+            case "detach":
+                return detach();
+            case "dump":
+                return dump(argument == null || argument.isEmpty() ? null : java.nio.file.Paths.get(argument));
+            default:
+                return "jetw: " + command + ": not a control command; allowed: attach, status, detach, dump";
+        }
+    }
+
+    private static String attachByTool(String options) {
+        String repeated = repeatedAttach(options);
+        if (repeated != null) {
+            return repeated;
+        }
+        String reply;
+        List<String> warnings = Collections.emptyList();
+        try {
+            AgentOptions o = AgentOptions.parse(options);
+            if (o.command != null || o.out != null) {
+                throw new ConfigException(o.command != null ? "command" : "out", o.command != null ? o.command : o.out.toString(),
+                        "the attach tool's options take no command= or out=");
+            }
+            warnings = o.session.warnings();
+            reply = start(o, channelInst, null, options);
+        } catch (Throwable t) {
+            reply = failureLine(t);
+        }
+        if (reply.startsWith("jetw: ")) {
+            System.err.println(reply);
+            return reply;
+        }
+        StringBuilder sb = new StringBuilder(reply);
+        for (String w : warnings) {
+            sb.append('\n').append("jetw: warning: ").append(w);
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Runs one request given as an option string and returns the reply text (also written to {@code out=},
+     * else printed). {@code backend} overrides the backend choice (tests); null chooses by the options.
      */
     static synchronized String run(String options, Instrumentation inst, EtwBackend backend) {
         Path out = outOf(options);
         String reply;
         try {
             AgentOptions o = AgentOptions.parse(options);
-            reply = execute(o, inst, backend);
-        } catch (ConfigException e) {
-            reply = "jetw: option " + e.getMessage() + "; the agent stays inactive";
-        } catch (EtwException e) {
-            reply = "jetw: session: " + e.getMessage() + "; the agent stays inactive";
+            reply = execute(o, inst, backend, options);
         } catch (Throwable t) {
-            reply = "jetw: agent: " + describe(t) + "; the agent stays inactive";
+            reply = failureLine(t);
         }
         deliver(reply, out);
         return reply;
     }
 
-    private static String execute(AgentOptions o, Instrumentation inst, EtwBackend backend) throws EtwException {
+    private static String failureLine(Throwable t) {
+        if (t instanceof ConfigException) {
+            return "jetw: option " + t.getMessage() + "; the agent stays inactive";
+        }
+        if (t instanceof EtwException) {
+            return "jetw: session: " + t.getMessage() + "; the agent stays inactive";
+        }
+        return "jetw: agent: " + describe(t) + "; the agent stays inactive";
+    }
+
+    private static String execute(AgentOptions o, Instrumentation inst, EtwBackend backend, String options) throws EtwException {
         if ("status".equals(o.command)) {
-            return current == null ? "jetw: status: no jetw agent is attached in this JVM" : current.status();
+            return status();
         }
         if ("dump".equals(o.command)) {
-            return current == null ? "jetw: dump: no jetw agent is attached in this JVM" : current.dump(o.dumpFile);
+            return dump(o.dumpFile);
         }
         if ("detach".equals(o.command)) {
-            if (current == null) {
-                return "jetw: detach: no jetw agent is attached in this JVM";
+            return detach();
+        }
+        String repeated = repeatedAttach(options);
+        if (repeated != null) {
+            return repeated;
+        }
+        for (String w : o.session.warnings()) {
+            System.err.println("jetw: warning: " + w);
+        }
+        return start(o, inst, backend, options);
+    }
+
+    private static String status() {
+        return current == null ? "jetw: status: no jetw agent is attached in this JVM" : current.status();
+    }
+
+    private static String dump(Path file) {
+        return current == null ? "jetw: dump: no jetw agent is attached in this JVM" : current.dump(file);
+    }
+
+    private static String detach() {
+        if (current == null) {
+            return "jetw: detach: no jetw agent is attached in this JVM";
+        }
+        Agent a = current;
+        current = null;
+        currentOptions = null;
+        return "jetw agent detached: " + a.stop(true);
+    }
+
+    /**
+     * A second attach while a session runs: with the same options nothing changes and that is a success
+     * (an idempotent attach); with other options it fails, as the session cannot change under the user.
+     * Null when no session runs.
+     */
+    private static String repeatedAttach(String options) {
+        if (current == null || current.isStopped()) {
+            return null;
+        }
+        String session = current.options.session.sessionName();
+        if (attachOptions(options).equals(currentOptions)) {
+            return "jetw agent already attached with these options (session " + session + "); nothing changed";
+        }
+        return "jetw: attach: a jetw session is already active in this JVM (session " + session
+                + ", started with other options); nothing changed: detach first to attach with other options";
+    }
+
+    /** The option entries that define a session: everything but out= and command=, in order. */
+    private static List<String> attachOptions(String options) {
+        List<String> entries = new ArrayList<>();
+        for (String[] kv : AgentOptions.tokenize(options == null ? "" : options)) {
+            if (!kv[0].equalsIgnoreCase("out") && !kv[0].equalsIgnoreCase("command")) {
+                entries.add(kv[0] + "=" + kv[1]);
             }
-            Agent a = current;
-            current = null;
-            return "jetw agent detached: " + a.stop(true);
         }
-        if (current != null && !current.isStopped()) {
-            return "jetw agent already attached (session " + current.options.session.sessionName()
-                    + "); nothing changed. Detach first to attach with other options.";
-        }
+        return entries;
+    }
+
+    private static String start(AgentOptions o, Instrumentation inst, EtwBackend backend, String options) throws EtwException {
         if (inst == null) {
             throw new IllegalStateException("no Instrumentation (the agent must be loaded with -javaagent or the Attach API)");
         }
@@ -85,15 +239,16 @@ public final class AgentMain {
             throw new IllegalStateException("this JVM cannot retransform classes (the agent jar needs Can-Retransform-Classes: true)");
         }
         EtwBackend b = backend != null ? backend : EtwBackends.create(o.backend);
-        for (String w : o.session.warnings()) {
-            System.err.println("jetw: warning: " + w);
-        }
         current = Agent.start(o, inst, b);
+        currentOptions = attachOptions(options);
         return current.startedLine();
     }
 
     /** Reply to the attach tool's file when one was named, else to stderr (a -javaagent start). */
     private static void deliver(String reply, Path out) {
+        if (reply == null) {
+            return;
+        }
         if (out != null) {
             try {
                 // Never through a link, never over someone's file: the rules of the trace files (TraceFiles).

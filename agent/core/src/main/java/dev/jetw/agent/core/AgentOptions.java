@@ -1,6 +1,8 @@
 package dev.jetw.agent.core;
 
+import dev.jetw.etw.BackendLimits;
 import dev.jetw.etw.ConfigException;
+import dev.jetw.etw.EtwBackends;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionConfigParser;
 import dev.jetw.etw.TraceLevel;
@@ -11,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -72,27 +76,142 @@ final class AgentOptions {
         this.out = p.out;
     }
 
-    /** Parses {@code key=value,...}; {@code config=PATH} entries come first, the string's own override them. */
+    /**
+     * Parses {@code key=value,...}; {@code config=PATH} entries come first, the string's own override them.
+     * Within the string, and within the file, a key given twice is an error, except the list keys
+     * include, exclude and annotation, whose entries add up.
+     */
     static AgentOptions parse(String options) {
         List<String[]> pairs = tokenize(options);
-        List<String[]> all = new ArrayList<>();
-        for (String[] kv : pairs) {
-            if (kv[0].equalsIgnoreCase("config")) {
-                all.addAll(readConfigFile(kv[1]));
-            }
-        }
-        all.addAll(pairs);
+        rejectRepeatedKeys(pairs);
         Parser p = new Parser();
         for (String[] kv : pairs) {
             if (kv[0].equalsIgnoreCase("preset")) {
-                p.preset(kv[1]); // first: every other option overrides what the preset picks
+                p.preset(kv[1]); // first: every other option, in a config file too, overrides what the preset picks
             }
         }
-        for (String[] kv : all) {
+        for (String[] kv : pairs) {
+            if (kv[0].equalsIgnoreCase("config")) {
+                applyConfigFile(p, kv[1]);
+            }
+        }
+        for (String[] kv : pairs) {
             p.apply(kv[0], kv[1]);
         }
+        p.session.backendLimits(limitsFor(p.backend));
         SessionConfig session = p.session.build();
         return new AgentOptions(p, session);
+    }
+
+    /** The limits of the backend {@code backend} (windows, portable, auto) chooses, so validation says what it will accept. */
+    static BackendLimits limitsFor(String backend) {
+        boolean portable = backend.equals("portable") || (backend.equals("auto") && !EtwBackends.isWindows());
+        return portable ? BackendLimits.portable(Runtime.getRuntime().maxMemory()) : BackendLimits.ETW;
+    }
+
+    private static final List<String> LIST_KEYS = Arrays.asList("include", "exclude", "annotation");
+
+    private static void rejectRepeatedKeys(List<String[]> pairs) {
+        Map<String, String> seen = new HashMap<>();
+        for (String[] kv : pairs) {
+            String key = keyName(kv[0]);
+            if (LIST_KEYS.contains(key)) {
+                continue;
+            }
+            String first = seen.putIfAbsent(key.toLowerCase(Locale.ROOT), kv[1]);
+            if (first != null) {
+                throw new ConfigException(kv[0], kv[1], "given twice (first " + key + "=" + first + "); give each option once"
+                        + " (only include, exclude and annotation may repeat: their entries add up)");
+            }
+        }
+    }
+
+    /** The canonical name of an agent or session key, or the key as written when it is neither. */
+    private static String keyName(String key) {
+        String agent = Parser.canonical(key);
+        if (Arrays.asList(Parser.AGENT_KEYS).contains(agent)) {
+            return agent;
+        }
+        String session = SessionConfigParser.canonicalKey(key);
+        return session != null ? session : key;
+    }
+
+    /** Largest config file read; a config file is a few lines, anything far larger was named by mistake. */
+    static final long MAX_CONFIG_BYTES = 1024 * 1024;
+
+    /**
+     * Applies a config file's key=value lines. Its content is never echoed in a message (config= may name
+     * a file that is not a config file at all, e.g. /etc/passwd): a problem names the line number and,
+     * for a known key, the key and what it allows.
+     */
+    private static void applyConfigFile(Parser p, String path) {
+        Path file = Paths.get(path).toAbsolutePath();
+        List<String> lines;
+        try {
+            if (!Files.isRegularFile(file)) {
+                throw new ConfigException("config", path, "not a readable regular file (" + file + "); allowed: a file of key=value lines");
+            }
+            if (Files.size(file) > MAX_CONFIG_BYTES) {
+                throw new ConfigException("config", path, "larger than " + MAX_CONFIG_BYTES / 1024 + " KB; allowed: a file of key=value lines");
+            }
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException("config", path, "cannot read " + file + " (" + e.getClass().getSimpleName()
+                    + (e instanceof java.nio.charset.CharacterCodingException ? ": not UTF-8 text" : "")
+                    + "); allowed: a readable file of key=value lines");
+        }
+        List<String[]> entries = new ArrayList<>();
+        for (int n = 1; n <= lines.size(); n++) {
+            String l = lines.get(n - 1).trim();
+            if (l.isEmpty() || l.startsWith("#")) {
+                continue;
+            }
+            try {
+                for (String[] kv : tokenize(l)) {
+                    entries.add(new String[] {kv[0], kv[1], Integer.toString(n)});
+                }
+            } catch (ConfigException e) {
+                throw hidden(path, e, Integer.toString(n));
+            }
+        }
+        try {
+            rejectRepeatedKeys(entries);
+        } catch (ConfigException e) {
+            throw hidden(path, e, lineOf(entries, e.key()));
+        }
+        for (String[] kv : entries) {
+            if (kv[0].equalsIgnoreCase("config")) {
+                throw new ConfigException("config", path, "line " + kv[2] + ": a config file cannot name another config file");
+            }
+            try {
+                p.apply(kv[0], kv[1]);
+            } catch (ConfigException e) {
+                throw hidden(path, e, kv[2]);
+            }
+        }
+    }
+
+    private static String lineOf(List<String[]> entries, String key) {
+        String line = "?";
+        for (String[] kv : entries) {
+            if (kv[0].equals(key)) {
+                line = kv[2]; // the last one: the repetition
+            }
+        }
+        return line;
+    }
+
+    /** A config-file problem without the file's content: the key when it is one of ours, and what it allows. */
+    private static ConfigException hidden(String path, ConfigException e, String line) {
+        String key = e.key() == null ? "" : keyName(e.key());
+        boolean known = Arrays.asList(Parser.AGENT_KEYS).contains(key) || SessionConfigParser.canonicalKey(key) != null;
+        String prefix = e.key() + "=" + e.value() + ": ";
+        String allowed = e.getMessage() != null && e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : "";
+        if (!known || allowed.isEmpty() || (e.value() != null && !e.value().isEmpty() && allowed.contains(e.value()))) {
+            return new ConfigException("config", path, "line " + line + " is not a valid jetw option (content not shown);"
+                    + " allowed: key=value lines of the options in docs/agent-options.md");
+        }
+        return new ConfigException("config", path, "line " + line + ": option " + key + " (value not shown): " + allowed);
     }
 
     /**
@@ -103,30 +222,6 @@ final class AgentOptions {
         List<String[]> out = new ArrayList<>();
         for (Map.Entry<String, String> e : SessionConfigParser.tokenize(text)) {
             out.add(new String[] {e.getKey(), e.getValue()});
-        }
-        return out;
-    }
-
-    private static List<String[]> readConfigFile(String path) {
-        Path file = Paths.get(path).toAbsolutePath();
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new ConfigException("config", path, "cannot read " + file + " (" + e + "); allowed: a readable file of key=value lines");
-        }
-        List<String[]> out = new ArrayList<>();
-        for (String line : lines) {
-            String l = line.trim();
-            if (l.isEmpty() || l.startsWith("#")) {
-                continue;
-            }
-            for (String[] kv : tokenize(l)) {
-                if (kv[0].equalsIgnoreCase("config")) {
-                    throw new ConfigException("config", kv[1], "a config file cannot name another config file (" + file + ")");
-                }
-                out.add(kv);
-            }
         }
         return out;
     }
@@ -265,11 +360,11 @@ final class AgentOptions {
             }
         }
 
-        private static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
+        static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
             "backend", "config", "maxMethods", "bootstrap", "verbose", "command", "out", "dumpFile", "dumpOnExit", "preset"};
 
         /** Agent keys are case-insensitive, like the session keys. */
-        private static String canonical(String key) {
+        static String canonical(String key) {
             for (String k : AGENT_KEYS) {
                 if (k.equalsIgnoreCase(key)) {
                     return k;

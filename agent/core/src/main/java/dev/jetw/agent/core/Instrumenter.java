@@ -27,6 +27,19 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  */
 final class Instrumenter {
 
+    /**
+     * Classes already loaded are retransformed (at attach) and restored (at detach) in batches with a pause
+     * between them: each retransformClasses call is one JVM safepoint that stops every application thread,
+     * so small batches keep each stop short and the pause bounds the rate (at most ~2,000 classes a second)
+     * and lets the application run in between (docs/agent-dist.md).
+     */
+    static final int RETRANSFORM_BATCH_SIZE = 50;
+    static final long RETRANSFORM_PAUSE_MILLIS = 25;
+    private static final AgentBuilder.RedefinitionStrategy.BatchAllocator RETRANSFORM_BATCHES =
+            AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(RETRANSFORM_BATCH_SIZE);
+    private static final AgentBuilder.RedefinitionStrategy.Listener RETRANSFORM_PAUSES =
+            AgentBuilder.RedefinitionStrategy.Listener.Pausing.of(RETRANSFORM_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+
     private final Instrumentation inst;
     private final Selection selection;
     private final MethodRegistry registry;
@@ -44,6 +57,7 @@ final class Instrumenter {
 
     /** Installs the transformer and retransforms the classes already loaded. */
     void install() {
+        NanConstantGuard.nextAttach();
         Advice callAdvice = Advice.withCustomMapping()
                 .bind(MethodId.class, new MethodIdMapping(registry))
                 .to(CallAdvice.class);
@@ -54,6 +68,8 @@ final class Instrumenter {
         transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(RETRANSFORM_BATCHES)
+                .with(RETRANSFORM_PAUSES)
                 .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(new Listener())
@@ -63,7 +79,11 @@ final class Instrumenter {
                     @Override
                     public boolean matches(TypeDescription type, ClassLoader loader, JavaModule module,
                                            Class<?> classBeingRedefined, ProtectionDomain pd) {
-                        return !type.getName().equals(Selection.API_CLASS) && !selection.matchesType(type, loader);
+                        if (type.getName().equals(Selection.API_CLASS)) {
+                            return false;
+                        }
+                        return !selection.matchesType(type, loader)
+                                || classBeingRedefined != null && NanConstantGuard.refuses(classBeingRedefined);
                     }
                 })
                 .type(named(Selection.API_CLASS))
@@ -87,7 +107,7 @@ final class Instrumenter {
     boolean reset() {
         ResettableClassFileTransformer t = transformer;
         transformer = null;
-        return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+        return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION, RETRANSFORM_BATCHES, RETRANSFORM_PAUSES);
     }
 
     /** Selects the methods of {@code type}, registering each (id, level, pending rundown) as it is selected. */

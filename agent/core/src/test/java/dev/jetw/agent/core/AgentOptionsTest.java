@@ -117,7 +117,60 @@ class AgentOptionsTest {
         assertMessage("command=stop: allowed: attach, status, detach, dump", "command=stop");
         assertTrue(message("colour=red").startsWith("colour=red: unknown option; allowed: include, exclude,"));
         assertTrue(message("justaword").startsWith("justaword=(no value): expected key=value"), message("justaword"));
-        assertTrue(message("config=" + dir.resolve("missing.conf")).startsWith("config=" + dir.resolve("missing.conf") + ": cannot read "));
+        assertTrue(message("config=" + dir.resolve("missing.conf")).startsWith("config=" + dir.resolve("missing.conf") + ": not a readable regular file"));
+    }
+
+    @Test
+    void aKeyGivenTwiceIsAnErrorExceptTheListKeys() {
+        assertMessage("level=error: given twice (first level=verbose); give each option once (only include, exclude and annotation may repeat:"
+                + " their entries add up)", "level=verbose,include=a.B,level=error");
+        assertTrue(message("name=a,NAME=b").startsWith("NAME=b: given twice (first name=a)"), message("name=a,NAME=b"));
+        assertEquals("[a.B@4, c.D@4]", AgentOptions.parse("include=a.B,include=c.D").rules.toString());
+    }
+
+    @Test
+    void theBackendsLimitsAreValidatedOnceWithTheTrueReason() {
+        assertTrue(message("backend=portable,bufferSize=16384").startsWith("bufferSize=16384: allowed 4-1024 KB with the portable backend"),
+                message("backend=portable,bufferSize=16384"));
+        // Not first sent to clock=system: append is what the portable backend cannot do.
+        assertTrue(message("backend=portable,mode=append").startsWith("mode=append: the portable backend always starts a new file"),
+                message("backend=portable,mode=append"));
+        assertTrue(message("backend=portable,name=" + "n".repeat(1024)).contains("at most 1023 characters with the portable backend"));
+    }
+
+    @Test
+    void aBufferRequestThatCannotFitTheHeapIsRefusedNamingTheOptionAndTheLimit() {
+        long heap = Runtime.getRuntime().maxMemory();
+        String m = message("backend=portable,minBuffers=100000,maxBuffers=100000,bufferSize=1024");
+        assertTrue(m.startsWith("minBuffers=100000: 100000 buffers of 1024 KB (100000 MB) do not fit: the portable backend keeps its buffers"
+                + " in the Java heap and minBuffers x bufferSize may use at most a quarter of the max heap"), m);
+        assertTrue(m.endsWith("allowed at most " + heap / 4 / (1024 * 1024) + " buffers of 1024 KB"), m);
+        int grown = (int) (heap / 2 / (64 * 1024)) + 1;
+        assertTrue(message("backend=portable,maxBuffers=" + grown).startsWith("maxBuffers=" + grown + ": "), "half the heap for grown buffers");
+        assertEquals(grown - 1, AgentOptions.parse("backend=portable,maxBuffers=" + (grown - 1)).session.maximumBuffers());
+    }
+
+    @Test
+    void aConfigFileThatIsNoConfigFileIsNeverEchoed() throws Exception {
+        Path passwd = dir.resolve("passwd");
+        Files.write(passwd, "root:x:0:0:root:/root:/bin/bash\nsecret=hunter2\n".getBytes(StandardCharsets.UTF_8));
+        String m = message("config=" + passwd);
+        assertEquals("config=" + passwd + ": line 1 is not a valid jetw option (content not shown); allowed: key=value lines of the options"
+                + " in docs/agent-options.md", m);
+        Path levels = dir.resolve("levels.conf");
+        Files.write(levels, "include=a.B\nlevel=hunter2\n".getBytes(StandardCharsets.UTF_8));
+        String bad = message("config=" + levels);
+        assertEquals("config=" + levels + ": line 2: option level (value not shown): allowed: critical, error, warning, information,"
+                + " verbose or 1-255", bad);
+        Path binary = dir.resolve("garbage.bin");
+        Files.write(binary, new byte[] {(byte) 0xC3, 0x28, 'k', '=', (byte) 0xFF});
+        String b = message("config=" + binary);
+        assertTrue(b.contains("not UTF-8 text") && !b.contains("k="), b);
+        Path twice = dir.resolve("twice.conf");
+        Files.write(twice, "level=verbose\nlevel=hunter2\n".getBytes(StandardCharsets.UTF_8));
+        String t = message("config=" + twice);
+        assertTrue(t.contains("line 2") && !t.contains("hunter2"), t);
+        assertTrue(message("config=" + dir).contains("not a readable regular file"));
     }
 
     private static void assertMessage(String expected, String options) {

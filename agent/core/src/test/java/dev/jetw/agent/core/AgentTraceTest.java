@@ -257,6 +257,7 @@ class AgentTraceTest {
         new Calls().run();
         String status = AgentMain.run("command=status", AgentHarness.inst(), null);
         String again = AgentMain.run("include=testapp.Levels", AgentHarness.inst(), b);
+        String same = AgentMain.run("file=" + dir.resolve("t.etl") + ",include=testapp.Calls,name=status-test", AgentHarness.inst(), b);
         AgentHarness.detach();
         assertTrue(status.contains("session:             status-test"), status);
         assertTrue(status.contains("backend:             recording"), status);
@@ -266,7 +267,8 @@ class AgentTraceTest {
         assertTrue(status.matches("(?s).*events written: +[1-9][0-9]* \\(reached the file or ring\\)\n.*"), status);
         assertTrue(status.contains("events lost:         0 (in buffers that could not be written)"), status);
         assertTrue(status.contains("internal errors:"), status);
-        assertTrue(again.startsWith("jetw agent already attached"), again);
+        assertTrue(again.startsWith("jetw: attach: a jetw session is already active in this JVM (session status-test"), again);
+        assertTrue(same.startsWith("jetw agent already attached with these options (session status-test)"), same);
         assertEquals("jetw: status: no jetw agent is attached in this JVM", AgentMain.run("command=status", AgentHarness.inst(), null));
         assertEquals("jetw: detach: no jetw agent is attached in this JVM", AgentMain.run("command=detach", AgentHarness.inst(), null));
     }

@@ -112,6 +112,64 @@ class AttachIT {
         }
     }
 
+    /**
+     * status and detach without an agent, a repeated attach, and long options: all answered in the tool,
+     * nothing in the target's output; the agent is loaded once, so JDK 21+ warns (without
+     * -XX:+EnableDynamicAgentLoading) once, not for every command.
+     */
+    @Test
+    void controlCommandsAnswerInTheToolAndPrintNothingInTheTarget() throws Exception {
+        try (ChildJvm target = ChildJvm.start(List.of(), ChildJvm.appClassPath(), AttachTargetApp.class)) {
+            target.awaitStdout(l -> l.startsWith("ready"), "ready");
+            String pid = Long.toString(target.pid());
+            assertNotAttached(pid, "status");
+            assertNotAttached(pid, "detach");
+
+            // 2,000 characters of name: refused by validation with the real limit, not by the attach protocol.
+            String name = "n".repeat(2000);
+            ChildJvm.Result longName = ChildJvm.tool("attach", pid, "backend=portable", "name=" + name, "file=" + temp.resolve("n.etl"));
+            assertEquals(1, longName.exit(), longName.toString());
+            assertTrue(longName.stderr().startsWith("jetw: option name=nnnn"), longName.toString());
+            assertTrue(longName.stderr().contains("allowed a non-empty session name of at most 1024 characters"), longName.toString());
+
+            // A 24 KB include list works at attach as at start-up.
+            StringBuilder include = new StringBuilder("include=" + WORKER);
+            for (int i = 0; include.length() < 24 * 1024; i++) {
+                include.append(";com.example.unused").append(i).append(".**");
+            }
+            Path file = temp.resolve("long.etl");
+            ChildJvm.Result attached = ChildJvm.tool("attach", pid, include.toString(), "backend=portable", "file=" + file);
+            assertEquals(0, attached.exit(), attached.toString());
+            assertTrue(attached.stdout().startsWith("jetw agent attached"), attached.toString());
+            work(target);
+
+            ChildJvm.Result same = ChildJvm.tool("attach", pid, include.toString(), "backend=portable", "file=" + file);
+            assertEquals(0, same.exit(), same.toString());
+            assertTrue(same.stdout().startsWith("jetw agent already attached with these options"), same.toString());
+            ChildJvm.Result other = ChildJvm.tool("attach", pid, "include=" + WORKER, "backend=portable", "file=" + temp.resolve("o.etl"));
+            assertEquals(1, other.exit(), other.toString());
+            assertEquals(1, other.stderr().lines().count(), other.toString());
+            assertTrue(other.stderr().startsWith("jetw: attach: a jetw session is already active in this JVM"), other.toString());
+
+            ChildJvm.Result status = ChildJvm.tool("status", pid);
+            assertEquals(0, status.exit(), status.toString());
+            assertTrue(status.stdout().lines().anyMatch(l -> l.matches("methods instrumented:\\s+2\\b.*")), status.toString());
+            assertEquals(0, ChildJvm.tool("detach", pid).exit());
+            TraceFile trace = TraceFile.read(file);
+            assertEquals(10, trace.count(EventType.START, trace.methodId(WORKER, "square")), "one work call while attached");
+            assertNotAttached(pid, "status");
+
+            target.send("exit");
+            assertEquals(0, target.waitForExit(), target.toString());
+            List<String> err = target.stderrLines();
+            // Only the attach that failed says so in the target too (as it would have at start-up); no query, no repeat.
+            assertEquals(List.of(longName.stderr().trim()), err.stream().filter(l -> l.startsWith("jetw")).toList(),
+                    "nothing else of jetw in the target's output:\n" + target);
+            long warnings = err.stream().filter(l -> l.contains("has been loaded dynamically")).count();
+            assertEquals(Runtime.version().feature() >= 21 ? 1 : 0, warnings, "the agent is loaded once:\n" + target);
+        }
+    }
+
     /** status or detach without an agent: a failure, one line, exit 1 (before the first attach and after a detach alike). */
     private static void assertNotAttached(String pid, String command) throws Exception {
         ChildJvm.Result r = ChildJvm.tool(command, pid);

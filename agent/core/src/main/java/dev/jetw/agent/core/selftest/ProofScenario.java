@@ -281,9 +281,13 @@ public final class ProofScenario {
         return null;
     }
 
-    /** The session the agent would start for {@code name=jetw-selftest-<pid>-<step>,file=<dir>/<step>.etl<extra>}. */
+    /**
+     * The session the agent would start for {@code name=jetw-selftest-<pid>-<step>,file=<dir>/<step>.etl<extra>};
+     * an {@code extra} naming its own {@code file=} replaces the default (a key may be given once).
+     */
     private AgentSessionOptions options(String step, String extra) {
-        return AgentSessionOptions.parse("name=" + sessionName(step) + ",file=" + file(step) + extra);
+        String file = extra.contains(",file=") ? "" : ",file=" + file(step);
+        return AgentSessionOptions.parse("name=" + sessionName(step) + file + extra);
     }
 
     private SessionConfig config(String step, String extra) {

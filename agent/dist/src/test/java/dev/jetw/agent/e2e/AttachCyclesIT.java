@@ -1,0 +1,123 @@
+package dev.jetw.agent.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.acme.app.AttachTargetApp;
+import com.sun.tools.attach.VirtualMachine;
+import java.nio.file.Files;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.stream.Stream;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * 30 attach/detach cycles against one JVM (issue 11 item 6): the time per cycle has no growth trend and
+ * the heap and Metaspace after GC do not grow per cycle. The first attach goes through the tool (it loads
+ * the agent); the cycles then talk to the control channel as the tool does, without a tool JVM per step,
+ * so the test takes seconds. Factors and tolerances are generous: this looks for a trend, not a speed.
+ */
+class AttachCyclesIT {
+
+    static final int CYCLES = 30;
+    static final String INCLUDE = "include=com.acme.app.**";
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void thirtyAttachDetachCyclesStayFlatInTimeAndMemory() throws Exception {
+        try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading", "-Xmx256m"), ChildJvm.appClassPath(), AttachTargetApp.class)) {
+            target.awaitStdout(l -> l.startsWith("ready"), "ready");
+            String pid = Long.toString(target.pid());
+            ChildJvm.Result first = ChildJvm.tool("attach", pid, INCLUDE, "backend=portable", "file=" + temp.resolve("first.etl"));
+            assertEquals(0, first.exit(), first.toString());
+            assertEquals(0, ChildJvm.tool("detach", pid).exit());
+            String channel = controlChannel(pid);
+            int stderrBefore = target.stderrLines().size(); // the first load may warn once (JDK 21+, JDK 24+ Unsafe)
+            Method request = controlClient();
+
+            long[] nanos = new long[CYCLES];
+            long[] heap = new long[CYCLES];
+            long[] metaspace = new long[CYCLES];
+            for (int i = 0; i < CYCLES; i++) {
+                Path file = temp.resolve("c" + i + ".etl");
+                long start = System.nanoTime();
+                String attached = (String) request.invoke(null, channel, "attach", INCLUDE + ",backend=portable,file=" + file);
+                work(target);
+                String detached = (String) request.invoke(null, channel, "detach", "");
+                nanos[i] = System.nanoTime() - start;
+                assertTrue(attached.startsWith("jetw agent attached"), attached);
+                assertTrue(detached.startsWith("jetw agent detached"), detached);
+                Files.delete(file);
+                long[] mem = memory(target);
+                heap[i] = mem[0];
+                metaspace[i] = mem[1];
+            }
+            String report = "per-cycle ms " + Arrays.toString(Arrays.stream(nanos).map(n -> n / 1_000_000).toArray())
+                    + "\nheap KB " + Arrays.toString(Arrays.stream(heap).map(b -> b / 1024).toArray())
+                    + "\nMetaspace KB " + Arrays.toString(Arrays.stream(metaspace).map(b -> b / 1024).toArray());
+            System.out.println(report);
+            // Time: the last five cycles' median within 3x the first five's (plus 200 ms for a busy machine).
+            assertTrue(median(nanos, CYCLES - 5) <= 3 * median(nanos, 0) + 200_000_000L, report);
+            // Memory after GC: what cycles 6-30 add stays under a small bound (no per-cycle retention).
+            assertTrue(heap[CYCLES - 1] - heap[5] < 4L * 1024 * 1024, "heap grows per cycle:\n" + report);
+            assertTrue(metaspace[CYCLES - 1] - metaspace[5] < 1024L * 1024, "Metaspace grows per cycle:\n" + report);
+
+            target.send("exit");
+            assertEquals(0, target.waitForExit(), target.toString());
+            List<String> err = target.stderrLines();
+            assertEquals(List.of(), err.subList(stderrBefore, err.size()), "the cycles print nothing in the target");
+        }
+    }
+
+    private static String controlChannel(String pid) throws Exception {
+        VirtualMachine vm = VirtualMachine.attach(pid);
+        try {
+            String channel = vm.getSystemProperties().getProperty("jetw.control");
+            assertNotNull(channel, "the agent publishes its control channel");
+            return channel;
+        } finally {
+            vm.detach();
+        }
+    }
+
+    /** The core's ControlClient.request, from the jars the tool extracted (the core is not on the test class path). */
+    private static Method controlClient() throws Exception {
+        List<URL> jars = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(Paths.get(System.getProperty("jetw.it.lib.dir")))) {
+            for (Path jar : files.filter(f -> f.toString().endsWith(".jar")).toList()) {
+                jars.add(jar.toUri().toURL());
+            }
+        }
+        ClassLoader loader = new URLClassLoader(jars.toArray(new URL[0]), null);
+        return Class.forName("dev.jetw.agent.core.ControlClient", true, loader).getMethod("request", String.class, String.class, String.class);
+    }
+
+    private static long median(long[] values, int from) {
+        long[] five = Arrays.copyOfRange(values, from, from + 5);
+        Arrays.sort(five);
+        return five[2];
+    }
+
+    private static void work(ChildJvm target) throws Exception {
+        int from = target.stdoutLineCount();
+        target.send("work");
+        target.awaitStdout(from, AttachIT.EXPECTED_RESULT::equals, AttachIT.EXPECTED_RESULT);
+    }
+
+    private static long[] memory(ChildJvm target) throws Exception {
+        int from = target.stdoutLineCount();
+        target.send("mem");
+        String[] f = target.awaitStdout(from, l -> l.startsWith("mem "), "mem").split(" ");
+        return new long[] {Long.parseLong(f[1]), Long.parseLong(f[2])};
+    }
+}
