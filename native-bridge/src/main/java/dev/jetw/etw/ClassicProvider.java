@@ -122,13 +122,7 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
      */
     public boolean write(EventScratch scratch, int type, int level, int classIndex, int instanceId,
                          int parentClassIndex, int parentInstanceId) {
-        int version = 0;
-        int max = backend.maxPayloadBytes();
-        if (scratch.payload().position() > max) {
-            scratch.payload().position(max);
-            version = VERSION_TRUNCATED;
-            truncated.increment();
-        }
+        int version = cutToLimit(scratch);
         int code;
         try {
             code = backend.write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
@@ -136,6 +130,48 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
             code = Win32Error.INVALID_PARAMETER;
         }
         return counted(scratch, code);
+    }
+
+    /**
+     * Writes a record that must reach the file (a name record of the rundown), as {@link #write},
+     * through the backend's reserved path ({@link ProviderBackend#writeReserved}). When the backend
+     * has no free buffer (ERROR_NOT_ENOUGH_MEMORY) it tries again every millisecond for up to
+     * {@code patienceNanos}: give 0 on an application thread, which must never wait, and some
+     * patience on the agent's own threads. Only the final outcome is counted (written or dropped).
+     */
+    public boolean writeReserved(EventScratch scratch, int type, int level, int classIndex, int instanceId,
+                                 int parentClassIndex, int parentInstanceId, long patienceNanos) {
+        int version = cutToLimit(scratch);
+        long deadline = System.nanoTime() + patienceNanos;
+        int code;
+        for (;;) {
+            try {
+                code = backend.writeReserved(scratch, type, level, version, classIndex, instanceId, parentClassIndex,
+                        parentInstanceId);
+            } catch (RuntimeException e) {
+                code = Win32Error.INVALID_PARAMETER;
+            }
+            if (code != Win32Error.NOT_ENOUGH_MEMORY || System.nanoTime() - deadline >= 0 || !enabled) {
+                return counted(scratch, code);
+            }
+            try {
+                Thread.sleep(1); // the session's logger frees buffers as it writes them out
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return counted(scratch, code);
+            }
+        }
+    }
+
+    /** Cuts the staged payload to the size limit; returns the version to write ({@link #VERSION_TRUNCATED} if cut). */
+    private int cutToLimit(EventScratch scratch) {
+        int max = backend.maxPayloadBytes();
+        if (scratch.payload().position() <= max) {
+            return 0;
+        }
+        scratch.payload().position(max);
+        truncated.increment();
+        return VERSION_TRUNCATED;
     }
 
     /**

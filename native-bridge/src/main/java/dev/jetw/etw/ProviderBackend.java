@@ -57,6 +57,19 @@ public interface ProviderBackend {
         return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
     }
 
+    /**
+     * Writes one event, as {@link #write}, that must not compete with the event stream for buffers:
+     * the agent's name records (method and thread rundown), without which a trace's ids mean
+     * nothing. A backend that can set space aside for them (the portable one) overrides this and
+     * does not drop them for want of a free buffer; this default is an ordinary {@link #write},
+     * whose ERROR_NOT_ENOUGH_MEMORY {@link ClassicProvider#writeReserved} answers by waiting and
+     * retrying (ETW has no reserved buffers for a provider). Never waits itself.
+     */
+    default int writeReserved(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
+                              int parentClassIndex, int parentInstanceId) {
+        return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
+    }
+
     /** True for the payload lengths {@link #writeSmall} takes: 0 to 8, the bytes of one {@code long}. */
     static boolean isSmallPayloadLength(int length) {
         return length >= 0 && length <= 8;

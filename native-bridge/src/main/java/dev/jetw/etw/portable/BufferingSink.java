@@ -18,6 +18,8 @@ final class BufferingSink implements LogSink {
     private final LogFileLock reservation;
     private final int capacity;
     private final ArrayDeque<TraceBuffer> ring = new ArrayDeque<>();
+    /** Reserved buffers (name records): kept whole, written after the ring at each flush; guarded by {@link #ring}. */
+    private final ArrayDeque<TraceBuffer> afterRing = new ArrayDeque<>();
     private EtlOutputFile file;
     private int buffersInFile;
 
@@ -39,6 +41,17 @@ final class BufferingSink implements LogSink {
         }
         if (overwritten != null) {
             session.pool.release(overwritten);
+        }
+    }
+
+    /**
+     * A reserved buffer (see {@link PortableSession#writeReserved}): never overwritten nor stolen,
+     * appended to the file after the ring, so the names of the methods and threads that the ring's
+     * surviving events reference are in the file whatever the ring kept.
+     */
+    void acceptAfterRing(TraceBuffer b) {
+        synchronized (ring) {
+            afterRing.addLast(b);
         }
     }
 
@@ -71,7 +84,7 @@ final class BufferingSink implements LogSink {
         for (;;) {
             TraceBuffer b;
             synchronized (ring) {
-                b = ring.pollFirst();
+                b = ring.isEmpty() ? afterRing.pollFirst() : ring.pollFirst();
             }
             if (b == null) {
                 break;
