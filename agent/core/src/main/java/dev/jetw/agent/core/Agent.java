@@ -52,6 +52,7 @@ final class Agent {
         } catch (RuntimeException | Error e) {
             Dispatcher.install(null);
             agent.instrumenter.reset();
+            agent.rundown.close();
             session.stop();
             throw e;
         }

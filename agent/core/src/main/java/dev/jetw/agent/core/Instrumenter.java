@@ -80,7 +80,7 @@ final class Instrumenter {
                 })
                 .transform((builder, type, loader, module, pd) -> builder.visit(callAdvice.on(selector(type))))
                 .installOn(inst);
-        rundown.drainStarts();
+        rundown.requestDrain();
     }
 
     /** Restores every transformed class to its original bytes; true when all were reset. */
@@ -128,7 +128,7 @@ final class Instrumenter {
         @Override
         public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
                                      DynamicType dynamicType) {
-            rundown.drainStarts();
+            rundown.requestDrain();
             if (verbose) {
                 System.err.println("jetw: instrumented " + type.getName());
             }

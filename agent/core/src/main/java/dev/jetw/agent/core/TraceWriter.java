@@ -148,11 +148,12 @@ final class TraceWriter implements CallHandler {
         }
     }
 
+    /** Through the provider's reserved path, without waiting: this runs on the application's thread. */
     private void writeThread(ThreadContext c, int type) {
         ByteBuffer p = c.scratch.payload(8 + Payloads.utf16zBytes(c.threadName));
         p.putLong(c.javaThreadId);
         Payloads.putUtf16z(p, c.threadName);
-        provider.write(c.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0);
+        c.nameWritten = provider.writeReserved(c.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0, 0L);
     }
 
     /** The calling thread's context, marked busy; the caller must call {@link #release}. Used by rundown and stop. */
@@ -183,18 +184,26 @@ final class TraceWriter implements CallHandler {
 
     /**
      * Thread DC_END for every live thread that wrote an event (as a rundown lists what is still
-     * there; an ended thread's DC_START named it), from the calling thread's scratch (the payload
-     * carries the Java thread id, so the writer's OS thread does not matter).
+     * there; an ended thread's DC_START named it) and for every ended thread whose DC_START could
+     * not be written, from the calling thread's scratch (the payload carries the Java thread id, so
+     * the writer's OS thread does not matter). The agent's thread may wait for a buffer here.
      */
     void threadRundownEnd(ThreadContext writer) {
         for (ThreadContext t : contexts.all()) {
-            if (t.threadNamed && t.thread.isAlive()) {
-                ByteBuffer p = writer.scratch.payload(8 + Payloads.utf16zBytes(t.threadName));
-                p.putLong(t.javaThreadId);
-                Payloads.putUtf16z(p, t.threadName);
-                provider.write(writer.scratch, EventType.DC_END, 0, JetwSchema.THREAD_INDEX, 0, -1, 0);
+            if (t.threadNamed && (t.thread.isAlive() || !t.nameWritten)) {
+                writeThreadEnd(writer, t.javaThreadId, t.threadName);
             }
         }
+        for (ThreadContexts.EndedThread t : contexts.endedUnnamed()) {
+            writeThreadEnd(writer, t.javaThreadId, t.name);
+        }
+    }
+
+    private void writeThreadEnd(ThreadContext writer, long javaThreadId, String name) {
+        ByteBuffer p = writer.scratch.payload(8 + Payloads.utf16zBytes(name));
+        p.putLong(javaThreadId);
+        Payloads.putUtf16z(p, name);
+        provider.writeReserved(writer.scratch, EventType.DC_END, 0, JetwSchema.THREAD_INDEX, 0, -1, 0, Rundown.PATIENCE_NANOS);
     }
 
     int threadCount() {
