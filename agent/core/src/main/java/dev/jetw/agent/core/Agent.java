@@ -28,10 +28,11 @@ final class Agent {
     private Agent(AgentOptions options, TraceSession session, Instrumentation inst) {
         this.options = options;
         this.session = session;
-        this.registry = new MethodRegistry(options.maxMethods);
+        Selection selection = new Selection(options);
+        this.registry = new MethodRegistry(options.maxMethods, selection.rules());
         this.writer = new TraceWriter(session.provider, registry, options.exceptionLevel);
         this.rundown = new Rundown(session.provider, registry, writer);
-        this.instrumenter = new Instrumenter(inst, new Selection(options), registry, rundown, options.verbose);
+        this.instrumenter = new Instrumenter(inst, selection, registry, rundown, options.verbose);
         this.shutdownHook = new Thread(this::onShutdown, "jetw-shutdown");
     }
 
@@ -80,6 +81,7 @@ final class Agent {
             sb.append(" (maxMethods=").append(options.maxMethods).append(" reached)");
         }
         sb.append('\n');
+        sb.append(registry.budgetReport());
         sb.append("threads traced:      ").append(writer.threadCount()).append('\n');
         sb.append("events written:      ").append(session.provider.eventsWritten()).append('\n');
         sb.append("events dropped:      ").append(session.provider.eventsDropped()).append('\n');

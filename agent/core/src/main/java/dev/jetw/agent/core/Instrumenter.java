@@ -33,6 +33,7 @@ final class Instrumenter {
     private final Rundown rundown;
     private final boolean verbose;
     private ResettableClassFileTransformer transformer;
+    private final BudgetRetransformer budgetRetransformer;
 
     Instrumenter(Instrumentation inst, Selection selection, MethodRegistry registry, Rundown rundown, boolean verbose) {
         this.inst = inst;
@@ -40,6 +41,7 @@ final class Instrumenter {
         this.registry = registry;
         this.rundown = rundown;
         this.verbose = verbose;
+        this.budgetRetransformer = new BudgetRetransformer(inst, registry);
     }
 
     /** Installs the transformer and retransforms the classes already loaded. */
@@ -81,10 +83,12 @@ final class Instrumenter {
                 .transform((builder, type, loader, module, pd) -> builder.visit(callAdvice.on(selector(type))))
                 .installOn(inst);
         rundown.requestDrain();
+        budgetRetransformer.start();
     }
 
     /** Restores every transformed class to its original bytes; true when all were reset. */
     boolean reset() {
+        budgetRetransformer.close();
         ResettableClassFileTransformer t = transformer;
         transformer = null;
         return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
@@ -95,11 +99,12 @@ final class Instrumenter {
         return new ElementMatcher<MethodDescription>() {
             @Override
             public boolean matches(MethodDescription method) {
-                int level = selection.levelOf(type, method);
-                if (level < 0) {
+                long choice = selection.choose(type, method);
+                if (choice < 0) {
                     return false;
                 }
-                return registry.register(type.getName(), method.getInternalName(), method.getDescriptor(), level) != 0;
+                return registry.register(type.getName(), method.getInternalName(), method.getDescriptor(),
+                        Selection.levelOf(choice), Selection.groupOf(choice)) != 0;
             }
         };
     }

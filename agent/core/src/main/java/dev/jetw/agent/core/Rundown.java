@@ -110,7 +110,7 @@ final class Rundown {
                 return;
             }
             try {
-                int n = registry.count();
+                int n = registry.idCount();
                 for (int id = 1; id <= n; id++) {
                     writeMethod(c, registry.entry(id), EventType.DC_END);
                 }

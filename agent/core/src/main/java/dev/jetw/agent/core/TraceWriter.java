@@ -46,7 +46,7 @@ final class TraceWriter implements CallHandler {
             return 0L; // not an id of this attach (cannot happen while reset works; cheap to be sure)
         }
         int level = levels[methodId] & 0xFF;
-        if (!provider.isEnabled(level)) {
+        if (level == 0 || !provider.isEnabled(level)) { // 0: pushed out of the method budget
             return 0L;
         }
         ThreadContext c = contexts.current();
