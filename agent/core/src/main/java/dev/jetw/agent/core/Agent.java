@@ -18,7 +18,8 @@ final class Agent {
 
     final AgentOptions options;
     private final TraceSession session;
-    private final MethodRegistry registry;
+    /** Package-private for tests: which methods the budget chose. */
+    final MethodRegistry registry;
     private final TraceWriter writer;
     private final Rundown rundown;
     private final Instrumenter instrumenter;
