@@ -135,7 +135,7 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
     /**
      * Writes a record that must reach the file (a name record of the rundown), as {@link #write},
      * through the backend's reserved path ({@link ProviderBackend#writeReserved}). When the backend
-     * has no free buffer (ERROR_NOT_ENOUGH_MEMORY) it tries again every millisecond for up to
+     * has no free buffer (ERROR_NOT_ENOUGH_MEMORY or ERROR_OUTOFMEMORY) it tries again every millisecond for up to
      * {@code patienceNanos}: give 0 on an application thread, which must never wait, and some
      * patience on the agent's own threads. Only the final outcome is counted (written or dropped).
      */
@@ -151,7 +151,7 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
             } catch (RuntimeException e) {
                 code = Win32Error.INVALID_PARAMETER;
             }
-            if (code != Win32Error.NOT_ENOUGH_MEMORY || System.nanoTime() - deadline >= 0 || !enabled) {
+            if (!isOutOfBuffers(code) || System.nanoTime() - deadline >= 0 || !enabled) {
                 return counted(scratch, code);
             }
             try {
@@ -161,6 +161,14 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
                 return counted(scratch, code);
             }
         }
+    }
+
+    /**
+     * TraceEvent's "no buffer now" refusals: ERROR_NOT_ENOUGH_MEMORY (the session ran out of free
+     * buffers) and ERROR_OUTOFMEMORY (no memory to grow the pool); a later write may find one.
+     */
+    private static boolean isOutOfBuffers(int code) {
+        return code == Win32Error.NOT_ENOUGH_MEMORY || code == Win32Error.OUTOFMEMORY;
     }
 
     /** Cuts the staged payload to the size limit; returns the version to write ({@link #VERSION_TRUNCATED} if cut). */

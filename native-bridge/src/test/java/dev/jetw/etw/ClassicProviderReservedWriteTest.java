@@ -79,6 +79,15 @@ class ClassicProviderReservedWriteTest {
     }
 
     @Test
+    void noMemoryToGrowThePoolIsRetriedToo() {
+        backend.refusals = 2;
+        backend.code = Win32Error.OUTOFMEMORY;
+        assertTrue(writeName(60_000_000_000L));
+        assertEquals(3, backend.calls);
+        assertEquals(0, provider.eventsDropped());
+    }
+
+    @Test
     void withoutPatienceTheFirstRefusalIsADrop() {
         backend.refusals = 1;
         assertFalse(writeName(0));
