@@ -56,6 +56,11 @@ final class Instrumenter {
         transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                // At attach, the loaded classes are retransformed in batches of BudgetRetransformer.BATCH,
+                // yielding between batches, instead of Byte Buddy's one RetransformClasses call for all
+                // of them: each batch's stop of the application threads covers at most that many classes.
+                .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BudgetRetransformer.BATCH))
+                .with(AgentBuilder.RedefinitionStrategy.Listener.Yielding.INSTANCE)
                 .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(new Listener())
