@@ -20,7 +20,11 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class Rundown {
 
-    /** How long one name record may wait for a free buffer (Windows: ETW has no reserved space). */
+    /**
+     * How long one drain (or the stop's rundown) may wait for free buffers in all (Windows: ETW has no
+     * reserved space). Once it is spent, the remaining records are tried once each, so a session that
+     * stays full cannot hold a stop for more than about this long.
+     */
     static final long PATIENCE_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** How long a stop waits for the rundown thread to finish its record before writing the rest itself. */
     private static final long JOIN_MILLIS = 10_000;
@@ -83,9 +87,10 @@ final class Rundown {
                 return; // cannot happen on the agent's threads; the stop's drain picks the methods up
             }
             try {
+                long deadline = System.nanoTime() + PATIENCE_NANOS;
                 MethodRegistry.Entry e;
                 while ((e = registry.pollPendingRundown()) != null) {
-                    writeMethod(c, e, EventType.DC_START);
+                    writeMethod(c, e, EventType.DC_START, deadline);
                 }
             } finally {
                 writer.release(c);
@@ -110,11 +115,12 @@ final class Rundown {
                 return;
             }
             try {
+                long deadline = System.nanoTime() + PATIENCE_NANOS;
                 int n = registry.idCount();
                 for (int id = 1; id <= n; id++) {
-                    writeMethod(c, registry.entry(id), EventType.DC_END);
+                    writeMethod(c, registry.entry(id), EventType.DC_END, deadline);
                 }
-                writer.threadRundownEnd(c);
+                writer.threadRundownEnd(c, deadline);
             } finally {
                 writer.release(c);
             }
@@ -140,13 +146,18 @@ final class Rundown {
         }
     }
 
-    private void writeMethod(ThreadContext c, MethodRegistry.Entry e, int type) {
+    /** What is left of a deadline's patience, 0 once it has passed. */
+    static long patienceUntil(long deadline) {
+        return Math.max(0L, deadline - System.nanoTime());
+    }
+
+    private void writeMethod(ThreadContext c, MethodRegistry.Entry e, int type, long deadline) {
         ByteBuffer p = c.scratch.payload(4 + Payloads.utf16zBytes(e.className) + Payloads.utf16zBytes(e.methodName)
                 + Payloads.utf16zBytes(e.descriptor));
         p.putInt(e.id);
         Payloads.putUtf16z(p, e.className);
         Payloads.putUtf16z(p, e.methodName);
         Payloads.putUtf16z(p, e.descriptor);
-        provider.writeReserved(c.scratch, type, 0, JetwSchema.METHOD_INDEX, 0, -1, 0, PATIENCE_NANOS);
+        provider.writeReserved(c.scratch, type, 0, JetwSchema.METHOD_INDEX, 0, -1, 0, patienceUntil(deadline));
     }
 }

@@ -186,24 +186,26 @@ final class TraceWriter implements CallHandler {
      * Thread DC_END for every live thread that wrote an event (as a rundown lists what is still
      * there; an ended thread's DC_START named it) and for every ended thread whose DC_START could
      * not be written, from the calling thread's scratch (the payload carries the Java thread id, so
-     * the writer's OS thread does not matter). The agent's thread may wait for a buffer here.
+     * the writer's OS thread does not matter). The agent's thread may wait for a buffer here, until
+     * {@code deadline} ({@link System#nanoTime}).
      */
-    void threadRundownEnd(ThreadContext writer) {
+    void threadRundownEnd(ThreadContext writer, long deadline) {
         for (ThreadContext t : contexts.all()) {
             if (t.threadNamed && (t.thread.isAlive() || !t.nameWritten)) {
-                writeThreadEnd(writer, t.javaThreadId, t.threadName);
+                writeThreadEnd(writer, t.javaThreadId, t.threadName, deadline);
             }
         }
         for (ThreadContexts.EndedThread t : contexts.endedUnnamed()) {
-            writeThreadEnd(writer, t.javaThreadId, t.name);
+            writeThreadEnd(writer, t.javaThreadId, t.name, deadline);
         }
     }
 
-    private void writeThreadEnd(ThreadContext writer, long javaThreadId, String name) {
+    private void writeThreadEnd(ThreadContext writer, long javaThreadId, String name, long deadline) {
         ByteBuffer p = writer.scratch.payload(8 + Payloads.utf16zBytes(name));
         p.putLong(javaThreadId);
         Payloads.putUtf16z(p, name);
-        provider.writeReserved(writer.scratch, EventType.DC_END, 0, JetwSchema.THREAD_INDEX, 0, -1, 0, Rundown.PATIENCE_NANOS);
+        provider.writeReserved(writer.scratch, EventType.DC_END, 0, JetwSchema.THREAD_INDEX, 0, -1, 0,
+                Rundown.patienceUntil(deadline));
     }
 
     int threadCount() {
