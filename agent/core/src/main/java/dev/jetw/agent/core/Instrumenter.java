@@ -27,13 +27,15 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  */
 final class Instrumenter {
 
+    /** Classes per RetransformClasses call at attach. */
+    static final int ATTACH_BATCH = 50;
+
     private final Instrumentation inst;
     private final Selection selection;
     private final MethodRegistry registry;
     private final Rundown rundown;
     private final boolean verbose;
     private ResettableClassFileTransformer transformer;
-    private final BudgetRetransformer budgetRetransformer;
 
     Instrumenter(Instrumentation inst, Selection selection, MethodRegistry registry, Rundown rundown, boolean verbose) {
         this.inst = inst;
@@ -41,7 +43,6 @@ final class Instrumenter {
         this.registry = registry;
         this.rundown = rundown;
         this.verbose = verbose;
-        this.budgetRetransformer = new BudgetRetransformer(inst, registry);
     }
 
     /** Installs the transformer and retransforms the classes already loaded. */
@@ -56,10 +57,10 @@ final class Instrumenter {
         transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-                // At attach, the loaded classes are retransformed in batches of BudgetRetransformer.BATCH,
-                // yielding between batches, instead of Byte Buddy's one RetransformClasses call for all
-                // of them: each batch's stop of the application threads covers at most that many classes.
-                .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BudgetRetransformer.BATCH))
+                // At attach, the loaded classes are retransformed in batches of ATTACH_BATCH, yielding
+                // between batches, instead of Byte Buddy's one RetransformClasses call for all of them:
+                // each batch's stop of the application threads covers at most that many classes.
+                .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(ATTACH_BATCH))
                 .with(AgentBuilder.RedefinitionStrategy.Listener.Yielding.INSTANCE)
                 .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
@@ -88,12 +89,10 @@ final class Instrumenter {
                 .transform((builder, type, loader, module, pd) -> builder.visit(callAdvice.on(selector(type))))
                 .installOn(inst);
         rundown.requestDrain();
-        budgetRetransformer.start();
     }
 
     /** Restores every transformed class to its original bytes; true when all were reset. */
     boolean reset() {
-        budgetRetransformer.close();
         ResettableClassFileTransformer t = transformer;
         transformer = null;
         return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);

@@ -2,10 +2,8 @@ package dev.jetw.agent.core;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -14,8 +12,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * constant, and named once in the trace by a Method DC_START rundown. Ids start at 1 (0 means "no
  * method" in a CHECKPOINT payload) and are never reused: a method pushed out of the budget keeps
  * its id and name (events it wrote may be in the trace) and its level becomes 0, which the hot path
- * reads as "write nothing" until its class is retransformed without it. The levels are in a fixed
- * array, so the hot path reads them without a lookup.
+ * reads as "write nothing". Its advice stays until detach: retransforming its class would describe
+ * the loaded class by reflection, which loads the classes its members name, inside the
+ * transformation, where Byte Buddy's circularity lock leaves them uninstrumented; which classes are
+ * loaded, the budget's input, would then depend on timing. The levels are in a fixed array, so the
+ * hot path reads them without a lookup.
  */
 final class MethodRegistry {
 
@@ -53,8 +54,6 @@ final class MethodRegistry {
     private boolean idsExhaustedReported;
     /** Methods registered but not yet named by a DC_START. */
     private final ConcurrentLinkedQueue<Entry> pendingRundown = new ConcurrentLinkedQueue<>();
-    /** Classes holding methods pushed out since the last {@link #takeClassesToRetransform}. */
-    private final Set<String> classesToRetransform = new LinkedHashSet<>();
 
     MethodRegistry(int maxMethods, List<Rule> rules) {
         this.maxMethods = maxMethods;
@@ -99,7 +98,6 @@ final class MethodRegistry {
             out.evicted = true;
             levels[out.id] = 0;
             live--;
-            classesToRetransform.add(out.className);
         }
         e.id = entries.size();
         entries.add(e);
@@ -137,13 +135,6 @@ final class MethodRegistry {
     /** Next method still waiting for its DC_START, or null. */
     Entry pollPendingRundown() {
         return pendingRundown.poll();
-    }
-
-    /** Names of classes whose pushed-out methods still carry advice; empties the set. */
-    synchronized Set<String> takeClassesToRetransform() {
-        Set<String> s = new LinkedHashSet<>(classesToRetransform);
-        classesToRetransform.clear();
-        return s;
     }
 
     /** One line per rule: its share, what it instruments, what it left out. */
