@@ -172,7 +172,8 @@ typedef struct {
 static const char *const FUNCTIONS[] = {
     "StartTraceW", "ControlTraceW", "QueryAllTracesW", "EnableTrace", "EnableTraceEx2", "RegisterTraceGuidsW",
     "UnregisterTraceGuids", "GetTraceLoggerHandle", "GetTraceEnableLevel", "GetTraceEnableFlags", "TraceEvent",
-    "TraceEventInstance", "CreateTraceInstanceId", "WMIDPREQUEST"
+    "TraceEventInstance", "CreateTraceInstanceId", "WMIDPREQUEST", "QueryPerformanceCounter",
+    "QueryPerformanceFrequency"
 };
 #define NFUNCTIONS ((int) (sizeof FUNCTIONS / sizeof FUNCTIONS[0]))
 static record records[NFUNCTIONS];
@@ -665,6 +666,26 @@ EXPORT uint32_t CreateTraceInstanceId(void *RegHandle, EVENT_INSTANCE_INFO *Inst
     InstInfo->RegHandle = RegHandle;
     InstInfo->InstanceId = next_instance_id;
     return ERROR_SUCCESS;
+}
+
+/* kernel32's performance counter: a 10 MHz counter that advances by 1000 ticks per reading. */
+static int64_t qpc_now = 123456789;
+
+EXPORT int32_t QueryPerformanceCounter(int64_t *Count) {
+    uint64_t a[1] = {(uintptr_t) Count};
+    rec_begin("QueryPerformanceCounter", 1, a);
+    if (Count == NULL) return 0;
+    qpc_now += 1000;
+    *Count = qpc_now;
+    return 1;
+}
+
+EXPORT int32_t QueryPerformanceFrequency(int64_t *Frequency) {
+    uint64_t a[1] = {(uintptr_t) Frequency};
+    rec_begin("QueryPerformanceFrequency", 1, a);
+    if (Frequency == NULL) return 0;
+    *Frequency = 10000000;
+    return 1;
 }
 
 /* ---- accessors for the test (a tiny test-only JNA interface binds these) ---- */

@@ -171,17 +171,6 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
         return code == Win32Error.NOT_ENOUGH_MEMORY || code == Win32Error.OUTOFMEMORY;
     }
 
-    /** Cuts the staged payload to the size limit; returns the version to write ({@link #VERSION_TRUNCATED} if cut). */
-    private int cutToLimit(EventScratch scratch) {
-        int max = backend.maxPayloadBytes();
-        if (scratch.payload().position() <= max) {
-            return 0;
-        }
-        scratch.payload().position(max);
-        truncated.increment();
-        return VERSION_TRUNCATED;
-    }
-
     /**
      * Writes one event whose payload is the low {@code length} bytes (0 to 8) of {@code payload},
      * little-endian: the fast path for the small events that are most of a trace, such as a START
@@ -201,6 +190,48 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
             code = Win32Error.INVALID_PARAMETER;
         }
         return counted(scratch, code);
+    }
+
+    /**
+     * As {@link #write}, with the event's time given: {@code nanoTime} is a {@code System.nanoTime()}
+     * reading (now or earlier, from any thread) that the backend converts into the session's clock.
+     * For events written after the fact: a call's START written at its exit, a JVM runtime event.
+     */
+    public boolean writeAt(EventScratch scratch, long nanoTime, int type, int level, int classIndex, int instanceId,
+                           int parentClassIndex, int parentInstanceId) {
+        int version = cutToLimit(scratch);
+        int code;
+        try {
+            code = backend.writeAt(scratch, nanoTime, type, level, version, classIndex, instanceId, parentClassIndex,
+                    parentInstanceId);
+        } catch (RuntimeException e) {
+            code = Win32Error.INVALID_PARAMETER;
+        }
+        return counted(scratch, code);
+    }
+
+    /** As {@link #writeSmall}, with the event's time given as in {@link #writeAt}. */
+    public boolean writeSmallAt(EventScratch scratch, long nanoTime, int type, int level, int classIndex,
+                                int instanceId, int parentClassIndex, int parentInstanceId, long payload, int length) {
+        int code;
+        try {
+            code = backend.writeSmallAt(scratch, nanoTime, type, level, 0, classIndex, instanceId, parentClassIndex,
+                    parentInstanceId, payload, length);
+        } catch (RuntimeException e) {
+            code = Win32Error.INVALID_PARAMETER;
+        }
+        return counted(scratch, code);
+    }
+
+    /** Cuts the staged payload to the size limit; returns the Class.Version that marks a cut event (0 when whole). */
+    private int cutToLimit(EventScratch scratch) {
+        int max = backend.maxPayloadBytes();
+        if (scratch.payload().position() <= max) {
+            return 0;
+        }
+        scratch.payload().position(max);
+        truncated.increment();
+        return VERSION_TRUNCATED;
     }
 
     /** Counts a write's outcome: written on the writing thread's own count, dropped on the shared one. */

@@ -70,6 +70,28 @@ public interface ProviderBackend {
         return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
     }
 
+    /**
+     * Writes one event, as {@link #write}, whose time stamp is {@code nanoTime}, a
+     * {@code System.nanoTime()} reading taken earlier (or now) on any thread, converted into the
+     * session's clock, instead of the time of this call: a call's START written at its exit, or a
+     * JVM event reported after the fact. Records written this way are not in time order in the
+     * buffer. The portable backend converts through its session clock; the Windows backend sets
+     * WNODE_FLAG_USE_TIMESTAMP and the TimeStamp in the session's clock (docs/windows-backend.md).
+     *
+     * @return as {@link #write}; this default, for a backend that cannot set an event's time, refuses
+     *         with ERROR_NOT_SUPPORTED (counted as dropped) rather than writing a wrong time
+     */
+    default int writeAt(EventScratch scratch, long nanoTime, int type, int level, int version, int classIndex,
+                        int instanceId, int parentClassIndex, int parentInstanceId) {
+        return Win32Error.NOT_SUPPORTED;
+    }
+
+    /** {@link #writeSmall} with the time stamp of {@link #writeAt}; the default refuses as {@link #writeAt}'s does. */
+    default int writeSmallAt(EventScratch scratch, long nanoTime, int type, int level, int version, int classIndex,
+                             int instanceId, int parentClassIndex, int parentInstanceId, long payload, int length) {
+        return Win32Error.NOT_SUPPORTED;
+    }
+
     /** True for the payload lengths {@link #writeSmall} takes: 0 to 8, the bytes of one {@code long}. */
     static boolean isSmallPayloadLength(int length) {
         return length >= 0 && length <= 8;

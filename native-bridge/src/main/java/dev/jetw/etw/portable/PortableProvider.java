@@ -103,8 +103,33 @@ final class PortableProvider implements ProviderBackend {
                 type, level, version, instanceId, parentInstanceId, payload, payload.position());
     }
 
+    @Override
+    public int writeAt(EventScratch scratch, long nanoTime, int type, int level, int version, int classIndex,
+                       int instanceId, int parentClassIndex, int parentInstanceId) {
+        ByteBuffer payload = scratch.payload();
+        return append(scratch, nanoTime, type, level, version, classIndex, instanceId, parentClassIndex,
+                parentInstanceId, payload, 0L, payload.position());
+    }
+
+    @Override
+    public int writeSmallAt(EventScratch scratch, long nanoTime, int type, int level, int version, int classIndex,
+                            int instanceId, int parentClassIndex, int parentInstanceId, long payload, int length) {
+        if (!ProviderBackend.isSmallPayloadLength(length)) {
+            return Win32Error.INVALID_PARAMETER;
+        }
+        return append(scratch, nanoTime, type, level, version, classIndex, instanceId, parentClassIndex,
+                parentInstanceId, null, payload, length);
+    }
+
     private int append(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
                        int parentClassIndex, int parentInstanceId, ByteBuffer payload, long payloadWord, int length) {
+        return append(scratch, PortableSession.TIME_OF_CALL, type, level, version, classIndex, instanceId,
+                parentClassIndex, parentInstanceId, payload, payloadWord, length);
+    }
+
+    private int append(EventScratch scratch, long nanoTime, int type, int level, int version, int classIndex,
+                       int instanceId, int parentClassIndex, int parentInstanceId, ByteBuffer payload, long payloadWord,
+                       int length) {
         PortableSession s = session;
         if (s == null) {
             return Win32Error.INVALID_HANDLE;
@@ -113,7 +138,7 @@ final class PortableProvider implements ProviderBackend {
             return Win32Error.INVALID_PARAMETER;
         }
         EncodedGuid parent = parentClassIndex < 0 ? EncodedGuid.ZERO : classGuids[parentClassIndex];
-        return s.write((PortableScratch) scratch, classGuids[classIndex], parent, type, level, version,
+        return s.write((PortableScratch) scratch, nanoTime, classGuids[classIndex], parent, type, level, version,
                 instanceId, parentInstanceId, payload, payloadWord, length);
     }
 

@@ -24,6 +24,12 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class PortableSession {
 
+    /**
+     * The {@code nanoTime} argument of {@link #write} for "the time of the call". No real reading
+     * collides with it in practice: it lies 292 years before any other.
+     */
+    static final long TIME_OF_CALL = Long.MIN_VALUE;
+
     /** How long a control call waits for the logger thread before reporting ERROR_TIMEOUT. */
     private static final long CONTROL_TIMEOUT_SECONDS = 120;
 
@@ -129,10 +135,11 @@ final class PortableSession {
      * shared lock, no allocation: the only synchronisation is the scratch's own owner flag, which
      * the flusher takes at most once per flush.
      *
+     * @param nanoTime the event's time as a {@code System.nanoTime()} reading, or {@link #TIME_OF_CALL}
      * @param payload the payload's first {@code length} bytes, or null when the payload is the low
      *                {@code length} (at most 8) bytes of {@code payloadWord}
      */
-    int write(PortableScratch scratch, EncodedGuid classGuid, EncodedGuid parentGuid, int type, int level, int version,
+    int write(PortableScratch scratch, long nanoTime, EncodedGuid classGuid, EncodedGuid parentGuid, int type, int level, int version,
               int instanceId, int parentInstanceId, ByteBuffer payload, long payloadWord, int length) {
         boolean instance = instanceId != 0;
         int space = instance ? EtlRecordWriter.instanceRecordSpace(length) : EtlRecordWriter.fullRecordSpace(length);
@@ -156,7 +163,7 @@ final class PortableSession {
                 b = scratch.buffer;
             }
             if (code == Win32Error.SUCCESS) {
-                append(b, classGuid, parentGuid, type, level, version, threadId, instanceId, parentInstanceId,
+                append(b, nanoTime, classGuid, parentGuid, type, level, version, threadId, instanceId, parentInstanceId,
                         payload, payloadWord, length);
             }
         } finally {
@@ -195,7 +202,7 @@ final class PortableSession {
                 handOffReserved();
                 reserved = new ReservedBuffer(bufferSize);
             }
-            append(reserved, classGuid, parentGuid, type, level, version, threadId, instanceId, parentInstanceId,
+            append(reserved, TIME_OF_CALL, classGuid, parentGuid, type, level, version, threadId, instanceId, parentInstanceId,
                     payload, 0L, length);
         }
         return Win32Error.SUCCESS;
@@ -216,11 +223,11 @@ final class PortableSession {
         }
     }
 
-    /** Encodes one record at the end of {@code b}, which has room for it, with the time stamp of now. */
-    private void append(TraceBuffer b, EncodedGuid classGuid, EncodedGuid parentGuid, int type, int level, int version,
+    /** Encodes one record at the end of {@code b}, which has room for it, with the time stamp of now or of {@code nanoTime}. */
+    private void append(TraceBuffer b, long nanoTime, EncodedGuid classGuid, EncodedGuid parentGuid, int type, int level, int version,
                         int threadId, int instanceId, int parentInstanceId, ByteBuffer payload, long payloadWord,
                         int length) {
-        long ts = clock.now();
+        long ts = nanoTime == TIME_OF_CALL ? clock.now() : clock.at(nanoTime);
         int at = instanceId != 0
                 ? EtlRecordWriter.putInstanceHeader(b.words, b.used, type, level, version, threadId, processId, ts,
                         classGuid, instanceId, parentInstanceId, parentGuid, length)
@@ -229,7 +236,9 @@ final class PortableSession {
         b.used = payload != null ? EtlRecordWriter.putPayload(b.words, at, payload, length)
                 : EtlRecordWriter.putPayloadWord(b.words, at, payloadWord, length);
         b.events++;
-        b.lastTimeStamp = ts;
+        if (ts > b.lastTimeStamp) { // a caller-set time may lie in the past
+            b.lastTimeStamp = ts;
+        }
     }
 
     /**

@@ -36,8 +36,15 @@ final class SessionClock {
 
     /** The raw time stamp of an event. Allocation-free. */
     long now() {
-        long nanos = System.nanoTime();
-        return system ? startFiletime + (nanos - startNanos) / 100 : nanos / 100;
+        return at(System.nanoTime());
+    }
+
+    /**
+     * The raw time stamp of {@code nanoTime}, a {@code System.nanoTime()} reading taken at any
+     * moment: the value {@link #now()} returned or would have returned then. Allocation-free.
+     */
+    long at(long nanoTime) {
+        return system ? startFiletime + (nanoTime - startNanos) / 100 : nanoTime / 100;
     }
 
     /** FILETIME of now, consistent with {@link #now()} (used for EndTime). */

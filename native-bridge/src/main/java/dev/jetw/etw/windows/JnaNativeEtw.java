@@ -39,10 +39,12 @@ public final class JnaNativeEtw implements NativeEtw {
             new CallbackThreadInitializer(true, true, "jetw-etw-control-callback");
 
     private final Advapi32Library control;
+    private final PerformanceCounterLibrary counter;
     private final Map<Long, Callback> liveCallbacks = new ConcurrentHashMap<Long, Callback>();
 
-    private JnaNativeEtw(Advapi32Library control) {
+    private JnaNativeEtw(Advapi32Library control, PerformanceCounterLibrary counter) {
         this.control = control;
+        this.counter = counter;
     }
 
     /** advapi32.dll, the library that exports every ETW function on every Windows version. */
@@ -65,7 +67,10 @@ public final class JnaNativeEtw implements NativeEtw {
         NativeLibrary library = NativeLibrary.getInstance(libraryNameOrPath, options);
         Advapi32Direct.bind(library);
         Advapi32Library control = Native.load(libraryNameOrPath, Advapi32Library.class, options);
-        return new JnaNativeEtw(control);
+        // The performance counter is kernel32's on Windows; a stand-in library (the test stub) exports it itself.
+        PerformanceCounterLibrary counter = Native.load(Platform.isWindows() ? "kernel32" : libraryNameOrPath,
+                PerformanceCounterLibrary.class, options);
+        return new JnaNativeEtw(control, counter);
     }
 
     /**
@@ -75,6 +80,16 @@ public final class JnaNativeEtw implements NativeEtw {
      */
     static int callingConvention(boolean windows) {
         return windows ? StdCallLibrary.STDCALL_CONVENTION : Function.C_CONVENTION;
+    }
+
+    @Override
+    public int QueryPerformanceCounter(Pointer counterOut) {
+        return counter.QueryPerformanceCounter(counterOut);
+    }
+
+    @Override
+    public int QueryPerformanceFrequency(Pointer frequencyOut) {
+        return counter.QueryPerformanceFrequency(frequencyOut);
     }
 
     @Override

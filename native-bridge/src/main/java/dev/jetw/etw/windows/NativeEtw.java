@@ -47,6 +47,15 @@ public interface NativeEtw {
     int CreateTraceInstanceId(Pointer regHandle, Pointer instInfo);
 
     /** WMIDPREQUEST: ETW's control callback (stdcall on x86). */
+    /**
+     * kernel32 QueryPerformanceCounter: nonzero (TRUE) on success, the counter in the LARGE_INTEGER
+     * at {@code counterOut}. Read once per enable, to put caller-set time stamps on the QPC clock.
+     */
+    int QueryPerformanceCounter(Pointer counterOut);
+
+    /** kernel32 QueryPerformanceFrequency: nonzero on success, counts per second at {@code frequencyOut}. */
+    int QueryPerformanceFrequency(Pointer frequencyOut);
+
     interface ControlCallback extends StdCallLibrary.StdCallCallback {
         int callback(int requestCode, Pointer requestContext, Pointer bufferSize, Pointer buffer);
     }

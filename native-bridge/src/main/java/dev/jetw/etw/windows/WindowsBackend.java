@@ -2,6 +2,7 @@ package dev.jetw.etw.windows;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import dev.jetw.etw.ClockType;
 import dev.jetw.etw.EnableListener;
 import dev.jetw.etw.EtwBackend;
 import dev.jetw.etw.EtwException;
@@ -59,6 +60,8 @@ public final class WindowsBackend implements EtwBackend {
         final int bufferSizeKb;
         /** Before Windows 8 the kernel flags run in the NT Kernel Logger, started with this session. */
         final boolean kernelCompanion;
+        /** Wnode.ClientContext: the session's clock, which caller-set time stamps must use (0 = QPC, the default). */
+        int clientContext;
 
         Session(String name, long id, UUID guid, int logFileMode, int bufferSizeKb, boolean kernelCompanion) {
             this.name = name;
@@ -162,8 +165,10 @@ public final class WindowsBackend implements EtwBackend {
                         throw new EtwException("ControlTraceW", qc, "querying the running session '" + name
                                 + "' to reuse it (orphan=reuse)");
                     }
-                    return new Session(name, q.historicalContext(), guid, modes,
+                    Session reused = new Session(name, q.historicalContext(), guid, modes,
                             q.getInt(EtwLayout.ETP_BUFFER_SIZE), companion);
+                    reused.clientContext = q.getInt(EtwLayout.WNODE_CLIENT_CONTEXT);
+                    return reused;
                 case RESTART:
                     int sc = etw.ControlTraceW(0, wideName, controlProperties(guid, modes).pointer(),
                             EtwConstants.EVENT_TRACE_CONTROL_STOP);
@@ -186,7 +191,9 @@ public final class WindowsBackend implements EtwBackend {
                     + (file == null ? " (real-time, no log file)" : ", log file " + file)
                     + (code == Win32Error.ALREADY_EXISTS ? ", orphan=" + config.orphanPolicy().optionName() : ""));
         }
-        return new Session(name, idOut.getLong(0), guid, modes, config.bufferSizeKb(), companion);
+        Session started = new Session(name, idOut.getLong(0), guid, modes, config.bufferSizeKb(), companion);
+        started.clientContext = config.clock().clientContext();
+        return started;
     }
 
     private static void pause() {
@@ -392,6 +399,8 @@ public final class WindowsBackend implements EtwBackend {
         Integer kb = enabledBufferKb.get(controlGuid);
         WindowsProvider p = new WindowsProvider(etw, layout, controlGuid, new ArrayList<>(eventClassGuids), listener,
                 kb == null ? 0 : kb);
+        // Until jetw enables it into a session of known clock: QPC, the default clock (ClientContext 0/1).
+        p.callerTimeStamps(callerTimeStamps(0));
         p.register();
         providers.put(controlGuid, p);
         lastRegisteredControlGuid = controlGuid;
@@ -406,6 +415,7 @@ public final class WindowsBackend implements EtwBackend {
         WindowsProvider p = providers.get(controlGuid);
         if (p != null) {
             p.sessionBufferKb(s.bufferSizeKb);
+            p.callerTimeStamps(callerTimeStamps(s.clientContext));
         }
         enable(s, controlGuid, true, level, enableFlags);
     }
@@ -439,6 +449,29 @@ public final class WindowsBackend implements EtwBackend {
         }
     }
 
+    /**
+     * How caller-set times become TimeStamps of a session whose Wnode.ClientContext is
+     * {@code clientContext}: one QueryPerformanceCounter reading taken next to a nanoTime reading
+     * anchors the conversion (docs/windows-backend.md, "Caller-set time stamps").
+     */
+    CallerTimeStamps callerTimeStamps(int clientContext) {
+        ClockType clock = clientContext == ClockType.SYSTEM.clientContext() ? ClockType.SYSTEM
+                : clientContext == ClockType.CYCLE.clientContext() ? ClockType.CYCLE : ClockType.QPC;
+        Memory counter = new Memory(8);
+        Memory frequency = new Memory(8);
+        counter.clear();
+        frequency.clear();
+        long nanoNow = System.nanoTime();
+        boolean ok = etw.QueryPerformanceCounter(counter) != 0;
+        long nanoAfter = System.nanoTime();
+        ok &= etw.QueryPerformanceFrequency(frequency) != 0;
+        if (clock == ClockType.QPC && !ok) {
+            return CallerTimeStamps.NONE;
+        }
+        return CallerTimeStamps.of(clock, nanoNow + (nanoAfter - nanoNow) / 2, counter.getLong(0),
+                frequency.getLong(0), System.currentTimeMillis());
+    }
+
     /** The session jetw started, or one running elsewhere found by a QUERY (its id is Wnode.HistoricalContext). */
     private Session session(String name) throws EtwException {
         Session s = sessions.get(key(name));
@@ -450,7 +483,9 @@ public final class WindowsBackend implements EtwBackend {
         if (code != Win32Error.SUCCESS) {
             throw new EtwException("ControlTraceW", code, "query of session '" + name + "' to enable a provider in it");
         }
-        return new Session(name, q.historicalContext(), ZERO_GUID, q.getInt(EtwLayout.ETP_LOG_FILE_MODE),
+        Session found = new Session(name, q.historicalContext(), ZERO_GUID, q.getInt(EtwLayout.ETP_LOG_FILE_MODE),
                 q.getInt(EtwLayout.ETP_BUFFER_SIZE), false);
+        found.clientContext = q.getInt(EtwLayout.WNODE_CLIENT_CONTEXT);
+        return found;
     }
 }

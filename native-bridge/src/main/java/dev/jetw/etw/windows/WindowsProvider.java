@@ -72,6 +72,8 @@ final class WindowsProvider implements ProviderBackend {
     private volatile long loggerHandle;
     /** Buffer size (KB) of the session jetw enabled this provider into; 0 when unknown. */
     private volatile int sessionBufferKb;
+    /** How caller-set times become TimeStamps of the enabling session's clock. */
+    private volatile CallerTimeStamps callerTimeStamps = CallerTimeStamps.NONE;
 
     WindowsProvider(NativeEtw etw, EtwLayout layout, UUID controlGuid, List<UUID> classGuids,
                     EnableListener listener, int sessionBufferKb) {
@@ -147,6 +149,10 @@ final class WindowsProvider implements ProviderBackend {
 
     void sessionBufferKb(int kb) {
         sessionBufferKb = kb;
+    }
+
+    void callerTimeStamps(CallerTimeStamps c) {
+        callerTimeStamps = c;
     }
 
     // ---------------------------------------------------------------- control callback
@@ -242,7 +248,31 @@ final class WindowsProvider implements ProviderBackend {
     public int write(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
                      int parentClassIndex, int parentInstanceId) {
         return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId,
-                scratch.payload().position());
+                scratch.payload().position(), 0L);
+    }
+
+    @Override
+    public int writeAt(EventScratch scratch, long nanoTime, int type, int level, int version, int classIndex,
+                       int instanceId, int parentClassIndex, int parentInstanceId) {
+        return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId,
+                scratch.payload().position(), rawTimeStamp(nanoTime));
+    }
+
+    @Override
+    public int writeSmallAt(EventScratch scratch, long nanoTime, int type, int level, int version, int classIndex,
+                            int instanceId, int parentClassIndex, int parentInstanceId, long payload, int length) {
+        if (!ProviderBackend.isSmallPayloadLength(length)) {
+            return Win32Error.INVALID_PARAMETER;
+        }
+        scratch.payload().putLong(0, payload);
+        return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId, length,
+                rawTimeStamp(nanoTime));
+    }
+
+    /** The TimeStamp ETW is to keep, or 0 (ETW stamps the event) when the session's clock cannot be derived. */
+    private long rawTimeStamp(long nanoTime) {
+        CallerTimeStamps c = callerTimeStamps;
+        return c.canConvert() ? c.toRaw(nanoTime) : 0L;
     }
 
     /** The word goes into the native payload memory the MOF field points at; the ByteBuffer's position is left alone. */
@@ -253,11 +283,12 @@ final class WindowsProvider implements ProviderBackend {
             return Win32Error.INVALID_PARAMETER; // more than the word's 8 bytes would send stale memory to ETW
         }
         scratch.payload().putLong(0, payload); // the payload memory holds at least INITIAL_PAYLOAD bytes
-        return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId, length);
+        return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId, length, 0L);
     }
 
+    /** @param timeStamp the caller-set TimeStamp (sent with WNODE_FLAG_USE_TIMESTAMP), or 0 for the time of the call */
     private int write(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
-                      int parentClassIndex, int parentInstanceId, int length) {
+                      int parentClassIndex, int parentInstanceId, int length, long timeStamp) {
         try {
             long logger = loggerHandle;
             if (logger == 0) {
@@ -268,22 +299,22 @@ final class WindowsProvider implements ProviderBackend {
             }
             WindowsScratch s = (WindowsScratch) scratch;
             return instanceId != 0
-                    ? writeInstance(logger, s, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId, length)
-                    : writePlain(logger, s, type, level, version, classIndex, length);
+                    ? writeInstance(logger, s, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId, length, timeStamp)
+                    : writePlain(logger, s, type, level, version, classIndex, length, timeStamp);
         } catch (Throwable t) {
             return Win32Error.INVALID_PARAMETER;
         }
     }
 
     private int writeInstance(long logger, WindowsScratch s, int type, int level, int version, int classIndex,
-                              int instanceId, int parentClassIndex, int parentInstanceId, int length) {
+                              int instanceId, int parentClassIndex, int parentInstanceId, int length, long timeStamp) {
         ByteBuffer h = s.headers;
         int o = WindowsScratch.INSTANCE_HEADER;
-        putClass(h, o, EtwLayout.EVENT_INSTANCE_HEADER_SIZE + EtwLayout.MOF_FIELD_SIZE, type, level, version);
+        putClass(h, o, EtwLayout.EVENT_INSTANCE_HEADER_SIZE + EtwLayout.MOF_FIELD_SIZE, type, level, version, timeStamp);
         h.putLong(o + EtwLayout.EIH_REG_HANDLE, classRegHandles[classIndex]);
         h.putLong(o + EtwLayout.EIH_INSTANCE_ID, 0L); // InstanceId and ParentInstanceId: outputs
         h.putInt(o + EtwLayout.EH_KERNEL_TIME, 0);
-        h.putInt(o + EtwLayout.EH_FLAGS, HEADER_FLAGS);
+        h.putInt(o + EtwLayout.EH_FLAGS, headerFlags(timeStamp));
         boolean hasParent = parentClassIndex >= 0;
         h.putLong(o + EtwLayout.EIH_PARENT_REG_HANDLE, hasParent ? classRegHandles[parentClassIndex] : 0L);
         putMof(h, WindowsScratch.INSTANCE_MOF, s.payloadAddress, length);
@@ -297,27 +328,36 @@ final class WindowsProvider implements ProviderBackend {
         return etw.TraceEventInstance(logger, s.instanceHeaderPtr, s.instanceInfoPtr, hasParent ? s.parentInfoPtr : null);
     }
 
-    private int writePlain(long logger, WindowsScratch s, int type, int level, int version, int classIndex, int length) {
+    private int writePlain(long logger, WindowsScratch s, int type, int level, int version, int classIndex, int length,
+                           long timeStamp) {
         ByteBuffer h = s.headers;
         int o = s.traceHeader;
-        putClass(h, o, EtwLayout.EVENT_TRACE_HEADER_SIZE + EtwLayout.MOF_FIELD_SIZE, type, level, version);
+        putClass(h, o, EtwLayout.EVENT_TRACE_HEADER_SIZE + EtwLayout.MOF_FIELD_SIZE, type, level, version, timeStamp);
         h.putLong(o + EtwLayout.ETH_GUID, classGuidWords[2 * classIndex]);
         h.putLong(o + EtwLayout.ETH_GUID + 8, classGuidWords[2 * classIndex + 1]);
         h.putInt(o + EtwLayout.EH_KERNEL_TIME, 0);
-        h.putInt(o + EtwLayout.EH_FLAGS, HEADER_FLAGS);
+        h.putInt(o + EtwLayout.EH_FLAGS, headerFlags(timeStamp));
         putMof(h, s.traceMof, s.payloadAddress, length);
         return etw.TraceEvent(logger, s.traceHeaderPtr);
     }
 
-    /** Size, reserved FieldTypeFlags, Class{Type, Level, Version}, and the zeroed outputs up to offset 24. */
-    private static void putClass(ByteBuffer h, int o, int size, int type, int level, int version) {
+    /**
+     * WNODE_FLAG_USE_TIMESTAMP makes ETW keep the TimeStamp the caller set instead of stamping the
+     * event when it arrives (EVENT_TRACE_HEADER and WNODE_HEADER documentation; docs/windows-backend.md).
+     */
+    private static int headerFlags(long timeStamp) {
+        return timeStamp != 0 ? HEADER_FLAGS | EtwConstants.WNODE_FLAG_USE_TIMESTAMP : HEADER_FLAGS;
+    }
+
+    /** Size, reserved FieldTypeFlags, Class{Type, Level, Version}, ThreadId 0, and the TimeStamp (0: ETW's). */
+    private static void putClass(ByteBuffer h, int o, int size, int type, int level, int version, long timeStamp) {
         h.putShort(o + EtwLayout.EH_SIZE, (short) size);
         h.putShort(o + EtwLayout.EH_FIELD_TYPE_FLAGS, (short) 0);
         h.put(o + EtwLayout.EH_CLASS_TYPE, (byte) type);
         h.put(o + EtwLayout.EH_CLASS_LEVEL, (byte) level);
         h.putShort(o + EtwLayout.EH_CLASS_VERSION, (short) version);
         h.putLong(o + EtwLayout.EH_THREAD_ID, 0L);
-        h.putLong(o + EtwLayout.EH_TIMESTAMP, 0L);
+        h.putLong(o + EtwLayout.EH_TIMESTAMP, timeStamp);
     }
 
     private static void putMof(ByteBuffer h, int o, long dataAddress, int length) {

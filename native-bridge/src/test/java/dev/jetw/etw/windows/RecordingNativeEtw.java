@@ -32,6 +32,7 @@ final class RecordingNativeEtw implements NativeEtw {
 
     static final int WNODE_FLAG_TRACED_GUID = 0x00020000;
     static final int WNODE_FLAG_USE_MOF_PTR = 0x00100000;
+    static final int WNODE_FLAG_USE_TIMESTAMP = 0x00000200;
     static final int MODE_NEEDS_MAX_SIZE = 0x2 | 0x8 | 0x20; // CIRCULAR | NEWFILE | PREALLOCATE
     static final int MODE_PRIVATE = 0x800;
     static final int MODE_REAL_TIME = 0x100;
@@ -629,6 +630,25 @@ final class RecordingNativeEtw implements NativeEtw {
         if (h.getShort(EtwLayout.EH_FIELD_TYPE_FLAGS) != 0) {
             violation(function + ": reserved FieldTypeFlags not 0");
         }
+        if ((flags & WNODE_FLAG_USE_TIMESTAMP) != 0 && h.getLong(EtwLayout.EH_TIMESTAMP) <= 0) {
+            violation(function + ": WNODE_FLAG_USE_TIMESTAMP with TimeStamp " + h.getLong(EtwLayout.EH_TIMESTAMP));
+        }
+    }
+
+    /** The performance counter this recorder reports: a value and a frequency the test may change. */
+    long qpcCounter = 987_654_321_000L;
+    long qpcFrequency = 10_000_000L;
+
+    @Override
+    public int QueryPerformanceCounter(Pointer counterOut) {
+        counterOut.setLong(0, qpcCounter);
+        return 1;
+    }
+
+    @Override
+    public int QueryPerformanceFrequency(Pointer frequencyOut) {
+        frequencyOut.setLong(0, qpcFrequency);
+        return qpcFrequency > 0 ? 1 : 0;
     }
 
     private byte[] mofPayload(Call c, ByteBuffer h, int mofOffset) {

@@ -59,6 +59,22 @@ class StubBindingTest {
         rec.stub_reset();
     }
 
+    // ---------------------------------------------------------------- performance counter
+
+    @Test
+    void performanceCounterAndFrequencyArriveByReference() {
+        Memory counter = zeroed(8);
+        Memory frequency = zeroed(8);
+        assertEquals(1, etw.QueryPerformanceCounter(counter));
+        long first = counter.getLong(0);
+        assertEquals(1, etw.QueryPerformanceCounter(counter));
+        assertEquals(first + 1000, counter.getLong(0), "the stub's counter advances 1000 ticks per reading");
+        assertEquals(1, etw.QueryPerformanceFrequency(frequency));
+        assertEquals(10_000_000L, frequency.getLong(0));
+        assertEquals(2, rec.stub_calls("QueryPerformanceCounter"));
+        assertEquals(1, rec.stub_calls("QueryPerformanceFrequency"));
+    }
+
     // ---------------------------------------------------------------- sessions
 
     /** EVENT_TRACE_PROPERTIES as the controller fills it, with the log-file name after the session name. */

@@ -1,0 +1,16 @@
+package dev.jetw.etw.windows;
+
+import com.sun.jna.Pointer;
+import com.sun.jna.win32.StdCallLibrary;
+
+/**
+ * kernel32's QueryPerformanceCounter and QueryPerformanceFrequency (WINAPI, stdcall on 32-bit;
+ * BOOL is {@code int}, the LARGE_INTEGER is written at the pointer). Interface-mapped: they run
+ * once per enable. Off Windows the tests bind them from the gcc-built stub.
+ */
+interface PerformanceCounterLibrary extends StdCallLibrary {
+
+    int QueryPerformanceCounter(Pointer counterOut);
+
+    int QueryPerformanceFrequency(Pointer frequencyOut);
+}
