@@ -162,6 +162,45 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
     }
 
     /**
+     * Writes a record that must reach the file (a name record of the rundown), as {@link #write},
+     * through the backend's reserved path ({@link ProviderBackend#writeReserved}). When the backend
+     * has no free buffer (ERROR_NOT_ENOUGH_MEMORY or ERROR_OUTOFMEMORY) it tries again every millisecond for up to
+     * {@code patienceNanos}: give 0 on an application thread, which must never wait, and some
+     * patience on the agent's own threads. Only the final outcome is counted (written or dropped).
+     */
+    public boolean writeReserved(EventScratch scratch, int type, int level, int classIndex, int instanceId,
+                                 int parentClassIndex, int parentInstanceId, long patienceNanos) {
+        cutToLimit(scratch);
+        long deadline = System.nanoTime() + patienceNanos;
+        int code;
+        for (;;) {
+            try {
+                code = backend.writeReserved(scratch, type, level, 0, classIndex, instanceId, parentClassIndex,
+                        parentInstanceId);
+            } catch (RuntimeException e) {
+                code = Win32Error.INVALID_PARAMETER;
+            }
+            if (!isOutOfBuffers(code) || System.nanoTime() - deadline >= 0 || !enabled) {
+                return counted(scratch, code);
+            }
+            try {
+                Thread.sleep(1); // the session's logger frees buffers as it writes them out
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return counted(scratch, code);
+            }
+        }
+    }
+
+    /**
+     * TraceEvent's "no buffer now" refusals: ERROR_NOT_ENOUGH_MEMORY (the session ran out of free
+     * buffers) and ERROR_OUTOFMEMORY (no memory to grow the pool); a later write may find one.
+     */
+    private static boolean isOutOfBuffers(int code) {
+        return code == Win32Error.NOT_ENOUGH_MEMORY || code == Win32Error.OUTOFMEMORY;
+    }
+
+    /**
      * Writes one event whose payload is the low {@code length} bytes (0 to 8) of {@code payload},
      * little-endian: the fast path for the small events that are most of a trace, such as a START
      * carrying a method id. Eight bytes are under every session's size limit (buffers are at least

@@ -58,6 +58,19 @@ public interface ProviderBackend {
     }
 
     /**
+     * Writes one event, as {@link #write}, that must not compete with the event stream for buffers:
+     * the agent's name records (method and thread rundown), without which a trace's ids mean
+     * nothing. A backend that can set space aside for them (the portable one) overrides this and
+     * does not drop them for want of a free buffer; this default is an ordinary {@link #write},
+     * whose ERROR_NOT_ENOUGH_MEMORY {@link ClassicProvider#writeReserved} answers by waiting and
+     * retrying (ETW has no reserved buffers for a provider). Never waits itself.
+     */
+    default int writeReserved(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
+                              int parentClassIndex, int parentInstanceId) {
+        return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
+    }
+
+    /**
      * Writes one event, as {@link #write}, whose time stamp is {@code nanoTime}, a
      * {@code System.nanoTime()} reading taken earlier (or now) on any thread, converted into the
      * session's clock, instead of the time of this call: a call's START written at its exit, or a

@@ -43,6 +43,9 @@ final class BufferPool {
     }
 
     void release(TraceBuffer b) {
+        if (b instanceof ReservedBuffer) {
+            return; // not one of the pool's: garbage once written
+        }
         b.reset();
         freeCount.incrementAndGet();
         free.offer(b);

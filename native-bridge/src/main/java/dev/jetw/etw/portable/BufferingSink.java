@@ -19,6 +19,8 @@ final class BufferingSink implements LogSink {
     private final LogFileLock reservation;
     private final int capacity;
     private final ArrayDeque<TraceBuffer> ring = new ArrayDeque<>();
+    /** Reserved buffers (name records): kept whole, written after the ring at each flush; guarded by {@link #ring}. */
+    private final ArrayDeque<TraceBuffer> afterRing = new ArrayDeque<>();
     private EtlOutputFile file;
     private int buffersInFile;
 
@@ -41,6 +43,17 @@ final class BufferingSink implements LogSink {
         }
         if (overwritten != null) {
             session.pool.release(overwritten);
+        }
+    }
+
+    /**
+     * A reserved buffer (see {@link PortableSession#writeReserved}): never overwritten nor stolen,
+     * appended to the file after the ring, so the names of the methods and threads that the ring's
+     * surviving events reference are in the file whatever the ring kept.
+     */
+    void acceptAfterRing(TraceBuffer b) {
+        synchronized (ring) {
+            afterRing.addLast(b);
         }
     }
 
@@ -73,7 +86,7 @@ final class BufferingSink implements LogSink {
         for (;;) {
             TraceBuffer b;
             synchronized (ring) {
-                b = ring.pollFirst();
+                b = ring.isEmpty() ? afterRing.pollFirst() : ring.pollFirst();
             }
             if (b == null) {
                 break;
@@ -102,19 +115,21 @@ final class BufferingSink implements LogSink {
     }
 
     /**
-     * A dump: the ring's buffers, oldest first, copied one at a time under the ring's lock (a writer
-     * short of buffers waits at most one copy), then written to {@code target} outside it.
+     * A dump: the ring's buffers, oldest first, then the reserved name buffers kept after it (as the
+     * file at stop has them), copied one at a time under the ring's lock (a writer short of buffers
+     * waits at most one copy), then written to {@code target} outside it.
      */
     @Override
     public void dumpTo(java.nio.file.Path target, TraceFiles rules) throws IOException {
-        TraceBuffer[] snapshot;
+        java.util.List<TraceBuffer> snapshot = new java.util.ArrayList<>();
         synchronized (ring) {
-            snapshot = ring.toArray(new TraceBuffer[0]);
+            snapshot.addAll(ring);
+            snapshot.addAll(afterRing);
         }
         java.util.List<SessionDump.RingImage> images = new java.util.ArrayList<>();
         for (TraceBuffer b : snapshot) {
             synchronized (ring) {
-                if (!ring.contains(b)) {
+                if (!ring.contains(b) && !afterRing.contains(b)) {
                     continue; // stolen by a writer since the snapshot: its events are gone from the ring
                 }
                 java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(session.bufferSize).order(java.nio.ByteOrder.LITTLE_ENDIAN);

@@ -87,6 +87,22 @@ final class PortableProvider implements ProviderBackend {
                 null, payload, length);
     }
 
+    /** Into the session's reserved buffers, which no event competes for (see {@link PortableSession#writeReserved}). */
+    @Override
+    public int writeReserved(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
+                             int parentClassIndex, int parentInstanceId) {
+        PortableSession s = session;
+        if (s == null) {
+            return Win32Error.INVALID_HANDLE;
+        }
+        if (classIndex < 0 || classIndex >= classGuids.length || parentClassIndex >= classGuids.length) {
+            return Win32Error.INVALID_PARAMETER;
+        }
+        ByteBuffer payload = scratch.payload();
+        return s.writeReserved(classGuids[classIndex], parentClassIndex < 0 ? EncodedGuid.ZERO : classGuids[parentClassIndex],
+                type, level, version, instanceId, parentInstanceId, payload, payload.position());
+    }
+
     @Override
     public int writeAt(EventScratch scratch, long nanoTime, int type, int level, int version, int classIndex,
                        int instanceId, int parentClassIndex, int parentInstanceId) {

@@ -77,6 +77,10 @@ final class PortableSession {
     private final ByteBuffer image;
     /** Scratches that hold (or held) a buffer of this session: what the flusher visits. */
     private final Set<PortableScratch> scratches = ConcurrentHashMap.newKeySet();
+    /** Guards {@link #reserved}; taken by rundown writes only, never by the event path. */
+    private final Object reservedLock = new Object();
+    /** The reserved buffer being filled by {@link #writeReserved}, or null. */
+    private TraceBuffer reserved;
 
     PortableSession(SessionConfig config, int loggerId, List<String> notices) throws EtwException {
         this.name = config.sessionName();
@@ -184,6 +188,57 @@ final class PortableSession {
         return code;
     }
 
+    /**
+     * The reserved path, for records that must not be lost (the agent's name rundown): they go into
+     * buffers allocated for them outside the pool ({@link ReservedBuffer}), so they neither wait for
+     * nor take a buffer the event stream needs, and are never dropped for want of one. A full one goes
+     * to the logger, or in buffering mode after the ring ({@link BufferingSink#acceptAfterRing}), where
+     * no later event overwrites it. The memory is bounded by what the caller writes there: one record
+     * per method and per thread. A lock, no I/O; refused as {@link #write} refuses when the session
+     * stops or its log is full.
+     */
+    int writeReserved(EncodedGuid classGuid, EncodedGuid parentGuid, int type, int level, int version,
+                      int instanceId, int parentInstanceId, ByteBuffer payload, int length) {
+        boolean instance = instanceId != 0;
+        int space = instance ? EtlRecordWriter.instanceRecordSpace(length) : EtlRecordWriter.fullRecordSpace(length);
+        int size = (instance ? EtlFormat.INSTANCE_HEADER_SIZE : EtlFormat.FULL_HEADER_SIZE) + length;
+        if (size > EtlFormat.MAX_RECORD_SIZE || space > bufferSize - EtlFormat.BUFFER_HEADER_SIZE) {
+            return Win32Error.MORE_DATA;
+        }
+        int threadId = (int) Thread.currentThread().getId();
+        synchronized (reservedLock) {
+            if (closed) {
+                return Win32Error.INVALID_HANDLE;
+            }
+            if (logFull) {
+                eventsRefused.increment();
+                return Win32Error.LOG_FILE_FULL;
+            }
+            if (reserved == null || reserved.remaining() < space) {
+                handOffReserved();
+                reserved = new ReservedBuffer(bufferSize);
+            }
+            append(reserved, TIME_OF_CALL, classGuid, parentGuid, type, level, version, threadId, instanceId, parentInstanceId,
+                    payload, 0L, length);
+        }
+        return Win32Error.SUCCESS;
+    }
+
+    /** Hands the partly filled reserved buffer on (flush, stop); the next reserved write starts a new one. */
+    private void handOffReserved() {
+        synchronized (reservedLock) {
+            TraceBuffer b = reserved;
+            reserved = null;
+            if (b != null && !b.isEmpty()) {
+                if (buffering != null) {
+                    buffering.acceptAfterRing(b);
+                } else {
+                    logger.submit(b);
+                }
+            }
+        }
+    }
+
     /** Encodes one record at the end of {@code b}, which has room for it, with the time stamp of now or of {@code nanoTime}. */
     private void append(TraceBuffer b, long nanoTime, EncodedGuid classGuid, EncodedGuid parentGuid, int type, int level, int version,
                         int threadId, int instanceId, int parentInstanceId, ByteBuffer payload, long payloadWord,
@@ -272,6 +327,7 @@ final class PortableSession {
         for (PortableScratch s : scratches) {
             release(s);
         }
+        handOffReserved();
     }
 
     /**

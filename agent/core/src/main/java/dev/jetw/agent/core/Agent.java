@@ -20,7 +20,8 @@ final class Agent {
 
     final AgentOptions options;
     private final TraceSession session;
-    private final MethodRegistry registry;
+    /** Package-private for tests: which methods the budget chose. */
+    final MethodRegistry registry;
     private final TraceWriter writer;
     private final Rundown rundown;
     private final Instrumenter instrumenter;
@@ -30,10 +31,11 @@ final class Agent {
     private Agent(AgentOptions options, TraceSession session, Instrumentation inst) {
         this.options = options;
         this.session = session;
-        this.registry = new MethodRegistry(options.maxMethods);
+        Selection selection = new Selection(options);
+        this.registry = new MethodRegistry(options.maxMethods, selection.rules());
         this.writer = new TraceWriter(session.provider, registry, options.exceptionLevel);
         this.rundown = new Rundown(session.provider, registry, writer);
-        this.instrumenter = new Instrumenter(inst, new Selection(options), registry, rundown, options.verbose);
+        this.instrumenter = new Instrumenter(inst, selection, registry, rundown, options.verbose);
         this.shutdownHook = new Thread(this::onShutdown, "jetw-shutdown");
     }
 
@@ -54,6 +56,7 @@ final class Agent {
         } catch (RuntimeException | Error e) {
             Dispatcher.install(null);
             agent.instrumenter.reset();
+            agent.rundown.close();
             session.stop();
             throw e;
         }
@@ -81,6 +84,7 @@ final class Agent {
             sb.append(" (maxMethods=").append(options.maxMethods).append(" reached)");
         }
         sb.append('\n');
+        sb.append(registry.budgetReport());
         sb.append("threads traced:      ").append(writer.threadCount()).append('\n');
         EventOutcomes events = new EventOutcomes(session.provider, stats);
         sb.append("events emitted:      ").append(events.emitted).append('\n');

@@ -100,7 +100,7 @@ final class Instrumenter {
                 })
                 .transform((builder, type, loader, module, pd) -> builder.visit(callAdvice.on(selector(type))))
                 .installOn(inst);
-        rundown.drainStarts();
+        rundown.requestDrain();
     }
 
     /** Restores every transformed class to its original bytes; true when all were reset. */
@@ -115,11 +115,12 @@ final class Instrumenter {
         return new ElementMatcher<MethodDescription>() {
             @Override
             public boolean matches(MethodDescription method) {
-                int level = selection.levelOf(type, method);
-                if (level < 0) {
+                long choice = selection.choose(type, method);
+                if (choice < 0) {
                     return false;
                 }
-                return registry.register(type.getName(), method.getInternalName(), method.getDescriptor(), level) != 0;
+                return registry.register(type.getName(), method.getInternalName(), method.getDescriptor(),
+                        Selection.levelOf(choice), Selection.groupOf(choice)) != 0;
             }
         };
     }
@@ -148,7 +149,7 @@ final class Instrumenter {
         @Override
         public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
                                      DynamicType dynamicType) {
-            rundown.drainStarts();
+            rundown.requestDrain();
             if (verbose) {
                 System.err.println("jetw: instrumented " + type.getName());
             }

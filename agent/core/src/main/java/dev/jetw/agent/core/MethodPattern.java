@@ -47,6 +47,22 @@ final class MethodPattern {
         return methodGlob == null;
     }
 
+    /**
+     * How narrowly the pattern selects, for ordering rules most specific first: a method glob
+     * outranks none, then a longer literal class prefix, then a longer literal method prefix.
+     */
+    static int compareSpecificity(MethodPattern a, MethodPattern b) {
+        int c = Boolean.compare(b.methodGlob != null, a.methodGlob != null);
+        if (c == 0) {
+            c = Integer.compare(b.classGlob.literalPrefix().length(), a.classGlob.literalPrefix().length());
+        }
+        if (c == 0) {
+            c = Integer.compare(b.methodGlob == null ? 0 : b.methodGlob.literalPrefix().length(),
+                    a.methodGlob == null ? 0 : a.methodGlob.literalPrefix().length());
+        }
+        return c;
+    }
+
     @Override
     public String toString() {
         return text;

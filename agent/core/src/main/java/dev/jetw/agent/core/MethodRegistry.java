@@ -1,92 +1,135 @@
 package dev.jetw.agent.core;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Method ids: assigned when a method is selected for instrumentation (never on the hot path),
- * baked into its advice as a constant, and named once in the trace by a Method DC_START rundown.
- * Ids start at 1 (0 means "no method" in a CHECKPOINT payload). The level of each method is in a
- * fixed array sized by maxMethods, so the hot path reads it without a lookup.
+ * Method ids: assigned when a method is selected for instrumentation and its rule's share of the
+ * budget takes it ({@link MethodBudget}), never on the hot path; baked into its advice as a
+ * constant, and named once in the trace by a Method DC_START rundown. Ids start at 1 (0 means "no
+ * method" in a CHECKPOINT payload) and are never reused: a method pushed out of the budget keeps
+ * its id and name (events it wrote may be in the trace) and its level becomes 0, which the hot path
+ * reads as "write nothing". Its advice stays until detach: retransforming its class would describe
+ * the loaded class by reflection, which loads the classes its members name, inside the
+ * transformation, where Byte Buddy's circularity lock leaves them uninstrumented; which classes are
+ * loaded, the budget's input, would then depend on timing. The levels are in a fixed array, so the
+ * hot path reads them without a lookup.
  */
 final class MethodRegistry {
 
-    /** One registered method, as the rundown names it. */
+    /** One selected method, as the rundown names it and the budget ranks it. */
     static final class Entry {
-        final int id;
+        int id;
         final String className;
         final String methodName;
         final String descriptor;
+        final int group;
+        final long rank;
+        /** Pushed out of its rule's share: no longer instrumented. */
+        boolean evicted;
 
-        Entry(int id, String className, String methodName, String descriptor) {
-            this.id = id;
+        Entry(String className, String methodName, String descriptor, int group) {
             this.className = className;
             this.methodName = methodName;
             this.descriptor = descriptor;
+            this.group = group;
+            this.rank = MethodBudget.rank(key());
+        }
+
+        String key() {
+            return className + '.' + methodName + descriptor;
         }
     }
 
     private final int maxMethods;
-    /** Index = method id. Written before the method's class is (re)transformed, read by the advice. */
+    private final MethodBudget budget;
+    /** Index = method id. Written before the method's class is (re)transformed, read by the advice; 0 = off. */
     final byte[] levels;
-    private final Entry[] entries;
+    private final List<Entry> entries = new ArrayList<>();
     private final Map<String, Integer> ids = new HashMap<>();
-    private int count;
-    private boolean fullReported;
+    private int live;
+    private boolean idsExhaustedReported;
     /** Methods registered but not yet named by a DC_START. */
     private final ConcurrentLinkedQueue<Entry> pendingRundown = new ConcurrentLinkedQueue<>();
 
-    MethodRegistry(int maxMethods) {
+    MethodRegistry(int maxMethods, List<Rule> rules) {
         this.maxMethods = maxMethods;
-        this.levels = new byte[maxMethods + 1];
-        this.entries = new Entry[maxMethods + 1];
+        this.budget = MethodBudget.of(maxMethods, rules);
+        // Every rule's share plus @Traced's, and room for the methods pushed out on the way (their
+        // ids are not reused): a few times the budget, as a class-loading order unrelated to the
+        // hash pushes out about share x ln(methods seen / share) methods.
+        int capacity = (int) Math.min(Integer.MAX_VALUE - 8, 8L * maxMethods + 1024);
+        this.levels = new byte[capacity + 1];
+        entries.add(null); // id 0
     }
 
     /**
-     * Registers a method (idempotent for the same class, name and descriptor).
+     * Registers a method of rule {@code group} (idempotent for the same class, name and descriptor).
      *
-     * @return its id, or 0 when the maxMethods guard is reached
+     * @return its id, or 0 when its rule's share leaves it out
      */
-    synchronized int register(String className, String methodName, String descriptor, int level) {
-        String key = key(className, methodName, descriptor);
-        Integer known = ids.get(key);
+    synchronized int register(String className, String methodName, String descriptor, int level, int group) {
+        Entry e = new Entry(className, methodName, descriptor, group);
+        Integer known = ids.get(e.key());
         if (known != null) {
-            return known;
+            return entries.get(known).evicted ? 0 : known;
         }
-        if (count >= maxMethods) {
-            if (!fullReported) {
-                fullReported = true;
-                System.err.println("jetw: warning: maxMethods=" + maxMethods + " reached; " + className + "." + methodName
-                        + " and further methods are not instrumented (raise maxMethods or narrow include)");
+        if (entries.size() >= levels.length) {
+            if (!idsExhaustedReported) {
+                idsExhaustedReported = true;
+                System.err.println("jetw: warning: " + (levels.length - 1) + " method ids used (maxMethods=" + maxMethods
+                        + "); " + e.key() + " and further methods are not instrumented (raise maxMethods or narrow include)");
             }
             return 0;
         }
-        int id = ++count;
-        levels[id] = (byte) level;
-        Entry e = new Entry(id, className, methodName, descriptor);
-        entries[id] = e;
-        ids.put(key, id);
+        Entry out = budget.admit(e);
+        if (budget.firstLeftOut(group)) {
+            MethodBudget.Group g = budget.group(group);
+            System.err.println("jetw: warning: maxMethods=" + maxMethods + ": rule " + g.name + " has more methods than its share of "
+                    + g.share + "; it keeps those of the smallest name hash, the same on every run (status lists what each rule left out)");
+        }
+        if (out == e) {
+            return 0;
+        }
+        if (out != null) {
+            out.evicted = true;
+            levels[out.id] = 0;
+            live--;
+        }
+        e.id = entries.size();
+        entries.add(e);
+        levels[e.id] = (byte) level;
+        ids.put(e.key(), e.id);
+        live++;
         pendingRundown.add(e);
-        return id;
+        return e.id;
     }
 
-    /** The id of a registered method, 0 if none. */
+    /** The id of a registered method (pushed out or not), 0 if none. */
     synchronized int idOf(String className, String methodName, String descriptor) {
-        Integer id = ids.get(key(className, methodName, descriptor));
+        Integer id = ids.get(className + '.' + methodName + descriptor);
         return id == null ? 0 : id;
     }
 
+    /** Methods instrumented now. */
     synchronized int count() {
-        return count;
+        return live;
+    }
+
+    /** Ids handed out, pushed-out methods included: the rundown names ids 1 to this. */
+    synchronized int idCount() {
+        return entries.size() - 1;
     }
 
     synchronized boolean guardReached() {
-        return fullReported;
+        return budget.anyLeftOut() || idsExhaustedReported;
     }
 
     synchronized Entry entry(int id) {
-        return id > 0 && id <= count ? entries[id] : null;
+        return id > 0 && id < entries.size() ? entries.get(id) : null;
     }
 
     /** Next method still waiting for its DC_START, or null. */
@@ -94,7 +137,29 @@ final class MethodRegistry {
         return pendingRundown.poll();
     }
 
-    private static String key(String className, String methodName, String descriptor) {
-        return className + '.' + methodName + descriptor;
+    /** One line per rule: its share, what it instruments, what it left out. */
+    synchronized String budgetReport() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < budget.groupCount(); i++) {
+            MethodBudget.Group g = budget.group(i);
+            if (g.kept.isEmpty() && g.leftOut.isEmpty()) {
+                continue;
+            }
+            sb.append("  rule ").append(g.name).append(": ").append(g.kept.size()).append(" instrumented, ")
+                    .append(g.leftOut.size()).append(" left out (share ").append(g.share).append(")\n");
+        }
+        return sb.toString();
+    }
+
+    /** The instrumented methods, sorted: what a run's budget chose. */
+    synchronized List<String> instrumented() {
+        List<String> l = new ArrayList<>();
+        for (int id = 1; id < entries.size(); id++) {
+            if (!entries.get(id).evicted) {
+                l.add(entries.get(id).key());
+            }
+        }
+        java.util.Collections.sort(l);
+        return l;
     }
 }

@@ -15,6 +15,17 @@ final class Rule {
         this.level = level;
     }
 
+    /**
+     * The order in which rules claim a method: include rules most specific first (stable, so equal
+     * ones keep the order given), then annotation rules in the order given.
+     */
+    static final java.util.Comparator<Rule> MOST_SPECIFIC_FIRST = (a, b) -> {
+        if (a.pattern == null || b.pattern == null) {
+            return Boolean.compare(a.pattern == null, b.pattern == null);
+        }
+        return MethodPattern.compareSpecificity(a.pattern, b.pattern);
+    };
+
     static Rule include(MethodPattern pattern, int level) {
         return new Rule(pattern, null, level);
     }

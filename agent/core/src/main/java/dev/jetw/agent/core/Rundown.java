@@ -5,19 +5,38 @@ import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EventType;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Method rundown: a Method DC_START (plain event, level 0 so any enabled session keeps it) for
- * each method when its class has been instrumented, and a DC_END for every method at detach or
- * stop. Runs on class-loading and attach threads, never on the hot path, so it may take a lock.
+ * each method once its class has been instrumented, and a DC_END for every method at detach or
+ * stop. Names must reach the file whatever the load (a trace whose events reference an unnamed
+ * method id is worth little), so every record goes through the provider's reserved path
+ * ({@link ClassicProvider#writeReserved}), which may wait for a buffer: the DC_STARTs are therefore
+ * written by the agent's own thread ("jetw-rundown"), never by the application thread that loaded
+ * the class, and the DC_ENDs by the thread that stops the agent.
  */
 final class Rundown {
+
+    /**
+     * How long one drain (or the stop's rundown) may wait for free buffers in all (Windows: ETW has no
+     * reserved space). Once it is spent, the remaining records are tried once each, so a session that
+     * stays full cannot hold a stop for more than about this long.
+     */
+    static final long PATIENCE_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** How long a stop waits for the rundown thread to finish its record before writing the rest itself. */
+    private static final long JOIN_MILLIS = 10_000;
 
     private final ClassicProvider provider;
     private final MethodRegistry registry;
     private final TraceWriter writer;
     private final ReentrantLock lock = new ReentrantLock();
+    /** One permit when methods may be waiting for their DC_START. */
+    private final Semaphore pending = new Semaphore(0);
+    private volatile boolean closed;
+    private Thread thread;
 
     Rundown(ClassicProvider provider, MethodRegistry registry, TraceWriter writer) {
         this.provider = provider;
@@ -25,22 +44,53 @@ final class Rundown {
         this.writer = writer;
     }
 
-    /** Writes DC_START for every method registered since the last call. */
-    void drainStarts() {
-        // A class loaded while this thread already writes rundown is drained by the outer loop.
-        if (lock.isHeldByCurrentThread()) {
+    /**
+     * Methods were registered: the rundown thread writes their DC_START. Never waits, so any thread
+     * may call it, including an application thread inside class loading.
+     */
+    void requestDrain() {
+        if (closed) {
             return;
         }
+        synchronized (this) {
+            if (thread == null) {
+                thread = new Thread(this::run, "jetw-rundown");
+                thread.setDaemon(true);
+                thread.start();
+            }
+        }
+        if (pending.availablePermits() == 0) {
+            pending.release();
+        }
+    }
+
+    private void run() {
+        while (!closed) {
+            try {
+                pending.acquire();
+            } catch (InterruptedException e) {
+                return;
+            }
+            pending.drainPermits();
+            if (!closed) {
+                drainStarts();
+            }
+        }
+    }
+
+    /** Writes DC_START for every method registered since the last call. */
+    private void drainStarts() {
         lock.lock();
         try {
             ThreadContext c = writer.acquire();
             if (c == null) {
-                return; // inside an event on this thread: the next drain picks the methods up
+                return; // cannot happen on the agent's threads; the stop's drain picks the methods up
             }
             try {
+                long deadline = System.nanoTime() + PATIENCE_NANOS;
                 MethodRegistry.Entry e;
                 while ((e = registry.pollPendingRundown()) != null) {
-                    writeMethod(c, e, EventType.DC_START);
+                    writeMethod(c, e, EventType.DC_START, deadline);
                 }
             } finally {
                 writer.release(c);
@@ -59,8 +109,13 @@ final class Rundown {
         writeAll(EventType.DC_START);
     }
 
-    /** DC_END for every registered method and every named thread. */
+    /**
+     * Ends the rundown thread, writes the DC_STARTs still pending, then a DC_END for every
+     * registered method and every thread that wrote an event. Written last, they are the newest
+     * records of the session: in a circular file or a ring they are what is overwritten last.
+     */
     void writeEnds() {
+        close();
         drainStarts();
         writeAll(EventType.DC_END);
     }
@@ -73,11 +128,12 @@ final class Rundown {
                 return;
             }
             try {
-                int n = registry.count();
+                long deadline = System.nanoTime() + PATIENCE_NANOS;
+                int n = registry.idCount();
                 for (int id = 1; id <= n; id++) {
-                    writeMethod(c, registry.entry(id), type);
+                    writeMethod(c, registry.entry(id), type, deadline);
                 }
-                writer.threadRundown(c, type);
+                writer.threadRundown(c, type, deadline);
             } finally {
                 writer.release(c);
             }
@@ -86,13 +142,35 @@ final class Rundown {
         }
     }
 
-    private void writeMethod(ThreadContext c, MethodRegistry.Entry e, int type) {
+    /** Stops the rundown thread (at stop, or when the agent fails to start). */
+    void close() {
+        closed = true;
+        Thread t;
+        synchronized (this) {
+            t = thread;
+        }
+        if (t != null && t != Thread.currentThread()) {
+            pending.release();
+            try {
+                t.join(JOIN_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** What is left of a deadline's patience, 0 once it has passed. */
+    static long patienceUntil(long deadline) {
+        return Math.max(0L, deadline - System.nanoTime());
+    }
+
+    private void writeMethod(ThreadContext c, MethodRegistry.Entry e, int type, long deadline) {
         ByteBuffer p = c.scratch.payload(4 + Payloads.utf16zBytes(e.className) + Payloads.utf16zBytes(e.methodName)
                 + Payloads.utf16zBytes(e.descriptor));
         p.putInt(e.id);
         Payloads.putUtf16z(p, e.className);
         Payloads.putUtf16z(p, e.methodName);
         Payloads.putUtf16z(p, e.descriptor);
-        provider.write(c.scratch, type, 0, JetwSchema.METHOD_INDEX, 0, -1, 0);
+        provider.writeReserved(c.scratch, type, 0, JetwSchema.METHOD_INDEX, 0, -1, 0, patienceUntil(deadline));
     }
 }

@@ -10,7 +10,9 @@ import java.util.List;
 /**
  * Which classes and methods get instrumented, and at which level. Order of precedence for a
  * method: never-instrumented classes and kinds, then exclude, then an annotation on the method,
- * then an annotation on its class, then the first include rule that matches.
+ * then an annotation on its class, then the most specific include rule that matches
+ * ({@link Rule#MOST_SPECIFIC_FIRST}); the rule that selects a method also charges it to its share
+ * of the budget ({@link MethodBudget}).
  */
 final class Selection {
 
@@ -41,7 +43,9 @@ final class Selection {
     private final boolean bootstrap;
 
     Selection(AgentOptions options) {
-        this.rules = options.rules;
+        List<Rule> sorted = new java.util.ArrayList<>(options.rules);
+        sorted.sort(Rule.MOST_SPECIFIC_FIRST);
+        this.rules = java.util.Collections.unmodifiableList(sorted);
         this.excludes = options.excludes;
         this.defaultLevel = options.level;
         this.bootstrap = options.bootstrap;
@@ -79,11 +83,11 @@ final class Selection {
         // parsing every class file); a class whose method signatures name a missing class cannot be
         // scanned, nor instrumented: it is skipped, not counted as an error.
         try {
-            if (annotationLevel(type.getDeclaredAnnotations()) >= 0) {
+            if (annotationChoice(type.getDeclaredAnnotations()) >= 0) {
                 return true;
             }
             for (MethodDescription m : type.getDeclaredMethods()) {
-                if (annotationLevel(m.getDeclaredAnnotations()) >= 0) {
+                if (annotationChoice(m.getDeclaredAnnotations()) >= 0) {
                     return true;
                 }
             }
@@ -93,8 +97,29 @@ final class Selection {
         return false;
     }
 
-    /** The level of {@code method}'s events, or -1 when it is not instrumented. */
-    int levelOf(TypeDescription type, MethodDescription method) {
+    /** The rules in the order they claim a method (most specific first): the budget's groups, then {@code @Traced}. */
+    List<Rule> rules() {
+        return rules;
+    }
+
+    /** Packs a choice: the budget group (a rule's index in {@link #rules}, or its size for @Traced) and the level. */
+    private static long choice(int group, int level) {
+        return (long) group << 8 | level;
+    }
+
+    static int groupOf(long choice) {
+        return (int) (choice >>> 8);
+    }
+
+    static int levelOf(long choice) {
+        return (int) choice & 0xFF;
+    }
+
+    /**
+     * Which rule selects {@code method} and at which level ({@link #groupOf}, {@link #levelOf}),
+     * or -1 when it is not instrumented.
+     */
+    long choose(TypeDescription type, MethodDescription method) {
         if (!method.isMethod() || method.isAbstract() || method.isNative() || method.isSynthetic() || method.isBridge()
                 || method.getName().startsWith("lambda$")) {
             return -1;
@@ -108,35 +133,36 @@ final class Selection {
         }
         String jdk = jdkPrefix(cls);
         if (jdk == null) {
-            int lvl = annotationLevel(method.getDeclaredAnnotations());
-            if (lvl >= 0) {
-                return lvl;
+            long c = annotationChoice(method.getDeclaredAnnotations());
+            if (c >= 0) {
+                return c;
             }
-            lvl = annotationLevel(type.getDeclaredAnnotations());
-            if (lvl >= 0) {
-                return lvl;
+            c = annotationChoice(type.getDeclaredAnnotations());
+            if (c >= 0) {
+                return c;
             }
         }
-        for (Rule r : rules) {
+        for (int i = 0; i < rules.size(); i++) {
+            Rule r = rules.get(i);
             if (r.pattern != null && r.pattern.matches(cls, name) && (jdk == null || r.pattern.namesExplicitly(jdk))) {
-                return r.level;
+                return choice(i, r.level);
             }
         }
         return -1;
     }
 
-    /** Level from @Traced or a configured annotation among {@code annotations}; -1 if none of them selects. */
-    private int annotationLevel(AnnotationList annotations) {
+    /** The choice of @Traced or a configured annotation among {@code annotations}; -1 if none of them selects. */
+    private long annotationChoice(AnnotationList annotations) {
         for (AnnotationDescription a : annotations) {
             String name = a.getAnnotationType().getName();
             if (name.equals(TRACED)) {
                 Object v = a.getValue("level").resolve();
                 int lvl = v instanceof Integer ? (Integer) v : 0;
-                return lvl > 0 && lvl <= 255 ? lvl : defaultLevel;
+                return choice(rules.size(), lvl > 0 && lvl <= 255 ? lvl : defaultLevel);
             }
-            for (Rule r : rules) {
-                if (name.equals(r.annotation)) {
-                    return r.level;
+            for (int i = 0; i < rules.size(); i++) {
+                if (name.equals(rules.get(i).annotation)) {
+                    return choice(i, rules.get(i).level);
                 }
             }
         }

@@ -21,6 +21,8 @@ final class ThreadContext {
     /** The name at the thread's first event; its DC_END repeats it. */
     String threadName;
     boolean threadNamed;
+    /** Whether the thread's DC_START was accepted; if not, the stop's rundown names the thread. */
+    boolean nameWritten;
     /** True while the agent writes an event on this thread. */
     boolean busy;
 

@@ -32,6 +32,18 @@ final class ThreadContexts {
 
     private final ClassicProvider provider;
     private final Queue<ThreadContext> all = new ConcurrentLinkedQueue<>();
+    private final Queue<EndedThread> endedUnnamed = new ConcurrentLinkedQueue<>();
+
+    /** The id and name of an ended thread still to be named by the stop's rundown. */
+    static final class EndedThread {
+        final long javaThreadId;
+        final String name;
+
+        EndedThread(long javaThreadId, String name) {
+            this.javaThreadId = javaThreadId;
+            this.name = name;
+        }
+    }
     private final ThreadLocal<ThreadContext> current;
 
     // Slot table, guarded by 'this' for writes; readers see a published array through the volatile.
@@ -78,6 +90,14 @@ final class ThreadContexts {
     /** Every context, for the thread rundown; weakly consistent with threads starting meanwhile. */
     Iterable<ThreadContext> all() {
         return all;
+    }
+
+    /**
+     * Ended threads dropped from {@link #all} whose DC_START was refused (the session had no buffer):
+     * the stop's rundown names them. Only their id and name are kept, not the thread.
+     */
+    Iterable<EndedThread> endedUnnamed() {
+        return endedUnnamed;
     }
 
     /** Contexts held: the live threads that traced, plus ended ones not yet dropped. */
@@ -164,6 +184,9 @@ final class ThreadContexts {
                     freeSlot(c.slot);
                 }
                 ended.add(c);
+                if (c.threadNamed && !c.nameWritten) {
+                    endedUnnamed.add(new EndedThread(c.javaThreadId, c.threadName));
+                }
             }
         }
         return ended;

@@ -46,7 +46,7 @@ final class TraceWriter implements CallHandler {
             return 0L; // not an id of this attach (cannot happen while reset works; cheap to be sure)
         }
         int level = levels[methodId] & 0xFF;
-        if (!provider.isEnabled(level)) {
+        if (level == 0 || !provider.isEnabled(level)) { // 0: pushed out of the method budget
             return 0L;
         }
         ThreadContext c = contexts.current();
@@ -148,11 +148,12 @@ final class TraceWriter implements CallHandler {
         }
     }
 
+    /** Through the provider's reserved path, without waiting: this runs on the application's thread. */
     private void writeThread(ThreadContext c, int type) {
         ByteBuffer p = c.scratch.payload(8 + Payloads.utf16zBytes(c.threadName));
         p.putLong(c.javaThreadId);
         Payloads.putUtf16z(p, c.threadName);
-        provider.write(c.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0);
+        c.nameWritten = provider.writeReserved(c.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0, 0L);
     }
 
     /** The calling thread's context, marked busy; the caller must call {@link #release}. Used by rundown and stop. */
@@ -182,19 +183,34 @@ final class TraceWriter implements CallHandler {
     }
 
     /**
-     * Thread {@code type} for every live thread that wrote an event: DC_END at the end (as a rundown
-     * lists what is still there; an ended thread's DC_START named it), DC_START again before a dump; from the calling thread's scratch (the payload
-     * carries the Java thread id, so the writer's OS thread does not matter).
+     * Thread {@code type} for the threads that wrote an event: DC_END at the end for every one still
+     * known (ended threads too, and those whose contexts were dropped before their DC_START could be
+     * written), DC_START again before a dump for the live ones. Written from
+     * the calling thread's scratch (the payload carries the Java thread id, so the writer's OS thread
+     * does not matter); the agent's thread may wait for a buffer until {@code deadline} ({@link System#nanoTime}).
      */
-    void threadRundown(ThreadContext writer, int type) {
+    void threadRundown(ThreadContext writer, int type, long deadline) {
+        boolean end = type == EventType.DC_END;
         for (ThreadContext t : contexts.all()) {
-            if (t.threadNamed && t.thread.isAlive()) {
-                ByteBuffer p = writer.scratch.payload(8 + Payloads.utf16zBytes(t.threadName));
-                p.putLong(t.javaThreadId);
-                Payloads.putUtf16z(p, t.threadName);
-                provider.write(writer.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0);
+            // DC_END for every named thread still known, ended ones too: in a circular file or a ring its
+            // DC_START may have been overwritten while the thread's events survive.
+            if (t.threadNamed && (end || t.thread.isAlive())) {
+                writeThreadName(writer, type, t.javaThreadId, t.threadName, deadline);
             }
         }
+        if (end) {
+            for (ThreadContexts.EndedThread t : contexts.endedUnnamed()) {
+                writeThreadName(writer, type, t.javaThreadId, t.name, deadline);
+            }
+        }
+    }
+
+    private void writeThreadName(ThreadContext writer, int type, long javaThreadId, String name, long deadline) {
+        ByteBuffer p = writer.scratch.payload(8 + Payloads.utf16zBytes(name));
+        p.putLong(javaThreadId);
+        Payloads.putUtf16z(p, name);
+        provider.writeReserved(writer.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0,
+                Rundown.patienceUntil(deadline));
     }
 
     int threadCount() {

@@ -230,8 +230,9 @@ class AgentTraceTest {
         for (Thread th : threads) {
             assertEquals(50 * 9, t.paths(th.getId()).size(), th.getName());
             assertEquals(Arrays.asList(th.getName()), t.threadStarts.get(th.getId()));
-            // The rundown's DC_END lists the threads alive at detach; these had ended.
-            assertEquals(null, t.threadEnds.get(th.getId()), th.getName());
+            // The rundown's DC_END names every thread still known, ended ones too: in a circular file or
+            // a ring their DC_START may be gone while their events survive.
+            assertEquals(Arrays.asList(th.getName()), t.threadEnds.get(th.getId()), th.getName());
         }
         Thread self = Thread.currentThread();
         assertEquals(Arrays.asList(self.getName()), t.threadEnds.get(self.getId()), "the live attaching thread");
@@ -245,8 +246,19 @@ class AgentTraceTest {
         Path out = dir.resolve("status.txt");
         String status = AgentMain.run("command=status,out=" + out, AgentHarness.inst(), null);
         AgentHarness.detach();
-        assertEquals(2, only("testapp.Many.", TraceModel.of(b).methodStarts.values()).size());
-        assertTrue(status.contains("methods instrumented: 2 (maxMethods=2 reached)"), status);
+        TraceModel t = TraceModel.of(b);
+        // Every selected method is named (one pushed out of the budget may have written events before),
+        // but only the two the budget kept were called with advice that writes.
+        List<String> called = new ArrayList<>();
+        for (String m : only("testapp.Many.", t.methodStarts.values())) {
+            if (!t.callsOf(m).isEmpty()) {
+                called.add(m);
+            }
+        }
+        assertEquals(2, called.size(), called.toString());
+        // The include rule has the whole budget; @Traced methods (testapp.Annotated, loaded by other tests) a guard of their own.
+        assertTrue(status.matches("(?s).*methods instrumented: [0-9]+ \\(maxMethods=2 reached\\)\n.*"), status);
+        assertTrue(status.contains("  rule testapp.Many@4: 2 instrumented, 4 left out (share 2)\n"), status);
         assertEquals(status, new String(Files.readAllBytes(out), StandardCharsets.UTF_8));
     }
 

@@ -56,6 +56,8 @@ final class RecordingBackend implements EtwBackend {
     /** When set, every write throws it (the provider must swallow it). */
     volatile RuntimeException writeFailure;
     volatile boolean failStart;
+    /** When set, a write of an event class it accepts is refused as TraceEvent refuses one with no free buffer. */
+    volatile java.util.function.IntPredicate noFreeBuffer;
 
     @Override
     public String name() {
@@ -130,6 +132,10 @@ final class RecordingBackend implements EtwBackend {
                 }
                 if (!sessionRunning) {
                     return Win32Error.INVALID_HANDLE;
+                }
+                java.util.function.IntPredicate full = noFreeBuffer;
+                if (full != null && full.test(classIndex)) {
+                    return Win32Error.NOT_ENOUGH_MEMORY;
                 }
                 ByteBuffer p = scratch.payload();
                 byte[] bytes = new byte[p.position()];
