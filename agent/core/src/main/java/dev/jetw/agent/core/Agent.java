@@ -19,6 +19,7 @@ final class Agent {
     final AgentOptions options;
     private final TraceSession session;
     private final MethodRegistry registry;
+    private final AdaptiveExclusion exclusion;
     private final TraceWriter writer;
     private final Rundown rundown;
     private final Instrumenter instrumenter;
@@ -29,7 +30,8 @@ final class Agent {
         this.options = options;
         this.session = session;
         this.registry = new MethodRegistry(options.maxMethods);
-        this.writer = new TraceWriter(session.provider, registry, options.exceptionLevel);
+        this.exclusion = new AdaptiveExclusion(options.maxMethods, options.adaptive);
+        this.writer = new TraceWriter(session.provider, registry, exclusion, options.exceptionLevel);
         this.rundown = new Rundown(session.provider, registry, writer);
         this.instrumenter = new Instrumenter(inst, new Selection(options), registry, rundown, options.verbose);
         this.shutdownHook = new Thread(this::onShutdown, "jetw-shutdown");
@@ -79,6 +81,8 @@ final class Agent {
             sb.append(" (maxMethods=").append(options.maxMethods).append(" reached)");
         }
         sb.append('\n');
+        sb.append("methods excluded:    ").append(exclusion.excludedCount())
+                .append(options.adaptive ? " (adaptive: hot and short)" : " (adaptive=false)").append('\n');
         sb.append("threads traced:      ").append(writer.threadCount()).append('\n');
         sb.append("events written:      ").append(session.provider.eventsWritten()).append('\n');
         sb.append("events dropped:      ").append(session.provider.eventsDropped()).append('\n');

@@ -36,6 +36,10 @@ final class AgentOptions {
     final int maxMethods;
     final boolean bootstrap;
     final boolean verbose;
+    /** Calls shorter than this are not written, for rules without their own threshold; 0 writes every call. */
+    final long thresholdNanos;
+    /** Hot, always-short methods stop emitting (AdaptiveExclusion); on unless adaptive=false. */
+    final boolean adaptive;
     /** null (attach), "status" or "detach". */
     final String command;
     /** Where a command writes its report; null to print it. */
@@ -45,8 +49,7 @@ final class AgentOptions {
         this.session = session;
         List<Rule> resolved = new ArrayList<>();
         for (Rule r : p.rules) {
-            int lvl = r.level < 0 ? p.level : r.level;
-            resolved.add(r.pattern != null ? Rule.include(r.pattern, lvl) : Rule.annotation(r.annotation, lvl));
+            resolved.add(r.resolved(p.level, p.thresholdNanos));
         }
         this.rules = Collections.unmodifiableList(resolved);
         this.excludes = Collections.unmodifiableList(p.excludes);
@@ -57,6 +60,8 @@ final class AgentOptions {
         this.maxMethods = p.maxMethods;
         this.bootstrap = p.bootstrap;
         this.verbose = p.verbose;
+        this.thresholdNanos = p.thresholdNanos;
+        this.adaptive = p.adaptive;
         this.command = p.command;
         this.out = p.out;
     }
@@ -129,6 +134,8 @@ final class AgentOptions {
         int maxMethods = DEFAULT_MAX_METHODS;
         boolean bootstrap;
         boolean verbose;
+        long thresholdNanos;
+        boolean adaptive = true;
         String command;
         Path out;
 
@@ -137,10 +144,10 @@ final class AgentOptions {
             switch (key) {
                 case "include":
                     for (String item : list(key, value)) {
-                        int at = item.lastIndexOf('@');
+                        int at = item.indexOf('@');
                         String pattern = at < 0 ? item : item.substring(0, at);
-                        int lvl = at < 0 ? -1 : ruleLevel(key, item, at);
-                        rules.add(Rule.include(MethodPattern.parse(key, pattern), lvl));
+                        RuleSuffix s = RuleSuffix.parse(key, item, at);
+                        rules.add(Rule.include(MethodPattern.parse(key, pattern), s.level, s.thresholdNanos));
                     }
                     return;
                 case "exclude":
@@ -153,12 +160,14 @@ final class AgentOptions {
                     return;
                 case "annotation":
                     for (String item : list(key, value)) {
-                        int at = item.lastIndexOf('@');
+                        int at = item.indexOf('@');
                         String name = at < 0 ? item : item.substring(0, at);
                         if (!isBinaryName(name)) {
-                            throw new ConfigException(key, item, "allowed: a fully qualified annotation name, optionally @level (com.acme.Timed@verbose)");
+                            throw new ConfigException(key, item, "allowed: a fully qualified annotation name, optionally @level "
+                                    + "and/or @threshold (com.acme.Timed@verbose@1ms)");
                         }
-                        rules.add(Rule.annotation(name, at < 0 ? -1 : ruleLevel(key, item, at)));
+                        RuleSuffix s = RuleSuffix.parse(key, item, at);
+                        rules.add(Rule.annotation(name, s.level, s.thresholdNanos));
                     }
                     return;
                 case "level":
@@ -195,6 +204,12 @@ final class AgentOptions {
                 case "verbose":
                     verbose = bool(key, value);
                     return;
+                case "threshold":
+                    thresholdNanos = Durations.parseNanos(key, value, value);
+                    return;
+                case "adaptive":
+                    adaptive = bool(key, value);
+                    return;
                 case "command":
                     if (!value.equals("status") && !value.equals("detach") && !value.equals("attach")) {
                         throw new ConfigException(key, value, "allowed: attach, status, detach");
@@ -207,13 +222,13 @@ final class AgentOptions {
                 default:
                     if (!SessionKeys.apply(session, key, value)) {
                         throw new ConfigException(key, value, "unknown option; allowed: include, exclude, annotation, level, exceptionLevel, "
-                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, and the session keys (docs/agent-options.md)");
+                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, and the session keys (docs/agent-options.md)");
                     }
             }
         }
 
         private static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
-            "backend", "config", "maxMethods", "bootstrap", "verbose", "command", "out"};
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "command", "out"};
 
         /** Agent keys are case-insensitive, like the session keys. */
         private static String canonical(String key) {
@@ -238,19 +253,10 @@ final class AgentOptions {
             return items;
         }
 
-        private static int level(String key, String value) {
+        static int level(String key, String value) {
             int l = TraceLevel.parse(value);
             if (l < 1 || l > 255) {
                 throw new ConfigException(key, value, "allowed: critical, error, warning, information, verbose or 1-255");
-            }
-            return l;
-        }
-
-        /** The @level of a rule; an error names the whole rule. */
-        private static int ruleLevel(String key, String item, int at) {
-            int l = TraceLevel.parse(item.substring(at + 1));
-            if (l < 1 || l > 255) {
-                throw new ConfigException(key, item, "allowed: critical, error, warning, information, verbose or 1-255 after '@'");
             }
             return l;
         }

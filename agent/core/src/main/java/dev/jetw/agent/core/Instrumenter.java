@@ -95,11 +95,12 @@ final class Instrumenter {
         return new ElementMatcher<MethodDescription>() {
             @Override
             public boolean matches(MethodDescription method) {
-                int level = selection.levelOf(type, method);
-                if (level < 0) {
+                Rule rule = selection.select(type, method);
+                if (rule == null) {
                     return false;
                 }
-                return registry.register(type.getName(), method.getInternalName(), method.getDescriptor(), level) != 0;
+                return registry.register(type.getName(), method.getInternalName(), method.getDescriptor(), rule.level,
+                        rule.thresholdNanos) != 0;
             }
         };
     }

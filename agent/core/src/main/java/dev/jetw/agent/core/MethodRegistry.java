@@ -30,6 +30,8 @@ final class MethodRegistry {
     private final int maxMethods;
     /** Index = method id. Written before the method's class is (re)transformed, read by the advice. */
     final byte[] levels;
+    /** Index = method id: calls shorter than this many nanoseconds are not written (0: every call). Written like levels. */
+    final long[] thresholds;
     private final Entry[] entries;
     private final Map<String, Integer> ids = new HashMap<>();
     private int count;
@@ -40,6 +42,7 @@ final class MethodRegistry {
     MethodRegistry(int maxMethods) {
         this.maxMethods = maxMethods;
         this.levels = new byte[maxMethods + 1];
+        this.thresholds = new long[maxMethods + 1];
         this.entries = new Entry[maxMethods + 1];
     }
 
@@ -48,7 +51,7 @@ final class MethodRegistry {
      *
      * @return its id, or 0 when the maxMethods guard is reached
      */
-    synchronized int register(String className, String methodName, String descriptor, int level) {
+    synchronized int register(String className, String methodName, String descriptor, int level, long thresholdNanos) {
         String key = key(className, methodName, descriptor);
         Integer known = ids.get(key);
         if (known != null) {
@@ -64,6 +67,7 @@ final class MethodRegistry {
         }
         int id = ++count;
         levels[id] = (byte) level;
+        thresholds[id] = thresholdNanos;
         Entry e = new Entry(id, className, methodName, descriptor);
         entries[id] = e;
         ids.put(key, id);

@@ -38,12 +38,14 @@ final class Selection {
     private final List<Rule> rules;
     private final List<MethodPattern> excludes;
     private final int defaultLevel;
+    private final long defaultThresholdNanos;
     private final boolean bootstrap;
 
     Selection(AgentOptions options) {
         this.rules = options.rules;
         this.excludes = options.excludes;
         this.defaultLevel = options.level;
+        this.defaultThresholdNanos = options.thresholdNanos;
         this.bootstrap = options.bootstrap;
     }
 
@@ -93,54 +95,62 @@ final class Selection {
         return false;
     }
 
-    /** The level of {@code method}'s events, or -1 when it is not instrumented. */
-    int levelOf(TypeDescription type, MethodDescription method) {
+    /**
+     * The rule that selects {@code method} (level and threshold resolved; for an annotation the
+     * annotation's level and the global threshold), or null when it is not instrumented.
+     */
+    Rule select(TypeDescription type, MethodDescription method) {
         if (!method.isMethod() || method.isAbstract() || method.isNative() || method.isSynthetic() || method.isBridge()
                 || method.getName().startsWith("lambda$")) {
-            return -1;
+            return null;
         }
         String cls = type.getName();
         String name = method.getName();
         for (MethodPattern ex : excludes) {
             if (ex.matches(cls, name)) {
-                return -1;
+                return null;
             }
         }
         String jdk = jdkPrefix(cls);
         if (jdk == null) {
-            int lvl = annotationLevel(method.getDeclaredAnnotations());
-            if (lvl >= 0) {
-                return lvl;
+            Rule r = annotationRule(method.getDeclaredAnnotations());
+            if (r == null) {
+                r = annotationRule(type.getDeclaredAnnotations());
             }
-            lvl = annotationLevel(type.getDeclaredAnnotations());
-            if (lvl >= 0) {
-                return lvl;
+            if (r != null) {
+                return r;
             }
         }
         for (Rule r : rules) {
             if (r.pattern != null && r.pattern.matches(cls, name) && (jdk == null || r.pattern.namesExplicitly(jdk))) {
-                return r.level;
+                return r;
             }
         }
-        return -1;
+        return null;
     }
 
     /** Level from @Traced or a configured annotation among {@code annotations}; -1 if none of them selects. */
     private int annotationLevel(AnnotationList annotations) {
+        Rule r = annotationRule(annotations);
+        return r == null ? -1 : r.level;
+    }
+
+    /** The rule of @Traced (its level, the global threshold) or of a configured annotation; null if none selects. */
+    private Rule annotationRule(AnnotationList annotations) {
         for (AnnotationDescription a : annotations) {
             String name = a.getAnnotationType().getName();
             if (name.equals(TRACED)) {
                 Object v = a.getValue("level").resolve();
                 int lvl = v instanceof Integer ? (Integer) v : 0;
-                return lvl > 0 && lvl <= 255 ? lvl : defaultLevel;
+                return Rule.annotation(TRACED, lvl > 0 && lvl <= 255 ? lvl : defaultLevel, defaultThresholdNanos);
             }
             for (Rule r : rules) {
                 if (name.equals(r.annotation)) {
-                    return r.level;
+                    return r;
                 }
             }
         }
-        return -1;
+        return null;
     }
 
     static boolean isNeverInstrumented(String className) {

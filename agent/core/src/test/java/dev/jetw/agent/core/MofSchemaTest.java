@@ -79,7 +79,7 @@ class MofSchemaTest {
         assertEquals("EventTrace", provider.parent);
         assertEquals(JetwSchema.CONTROL_GUID, guidOf(provider));
         List<UUID> eventClassGuids = new ArrayList<>();
-        for (String name : new String[] {"Jetw_MethodCall", "Jetw_Method", "Jetw_Thread"}) {
+        for (String name : new String[] {"Jetw_MethodCall", "Jetw_Method", "Jetw_Thread", "Jetw_MethodExclusion"}) {
             assertEquals("Jetw", classes.get(name).parent);
             eventClassGuids.add(guidOf(classes.get(name)));
         }

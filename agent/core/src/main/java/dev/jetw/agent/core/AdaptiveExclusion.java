@@ -1,0 +1,80 @@
+package dev.jetw.agent.core;
+
+/**
+ * Adaptive exclusion of hot, short methods: a method is observed (each call timed) for its first
+ * {@link #WINDOW} calls; if at most {@link #SLOW_ALLOWED} of them lasted {@link #SHORT_NANOS} or
+ * more, it is excluded (its calls stop emitting: the entry returns at the state check), otherwise
+ * it is kept for good and no longer timed unless it has a threshold. The numbers and how they were
+ * chosen: docs/agent-options.md ("Adaptive exclusion").
+ *
+ * <p>The per-method counters are plain int arrays updated without synchronisation by every thread:
+ * a lost increment only delays the decision by a call. The decision itself is taken once per
+ * method under this object's monitor (a few times per method at most, never per call).
+ */
+final class AdaptiveExclusion {
+
+    /** Calls observed before deciding. */
+    static final int WINDOW = 10_000;
+    /** A call at least this long is "not short". */
+    static final long SHORT_NANOS = 2_000L;
+    /** Calls of the window allowed to be long (a GC pause or a first, interpreted call) for the method to count as short. */
+    static final int SLOW_ALLOWED = WINDOW / 1000;
+
+    static final byte OBSERVING = 0;
+    static final byte KEPT = 1;
+    static final byte EXCLUDED = 2;
+
+    /** Index = method id. Read on every call; written once per method at the decision. */
+    final byte[] states;
+    private final int[] calls;
+    private final int[] slowCalls;
+    private int excludedCount;
+
+    /** {@code enabled=false}: every method starts kept, nothing is timed for this. */
+    AdaptiveExclusion(int maxMethods, boolean enabled) {
+        this.states = new byte[maxMethods + 1];
+        if (!enabled) {
+            java.util.Arrays.fill(states, KEPT);
+        }
+        this.calls = new int[maxMethods + 1];
+        this.slowCalls = new int[maxMethods + 1];
+    }
+
+    /**
+     * Counts one observed call of {@code methodId} lasting {@code nanos}; true when this call
+     * decided to exclude the method (the caller then writes the exclusion event, once).
+     */
+    boolean observe(int methodId, long nanos) {
+        if (nanos >= SHORT_NANOS) {
+            slowCalls[methodId]++;
+        }
+        if (++calls[methodId] < WINDOW) {
+            return false;
+        }
+        return decide(methodId);
+    }
+
+    private synchronized boolean decide(int methodId) {
+        if (states[methodId] != OBSERVING) {
+            return false;
+        }
+        boolean exclude = slowCalls[methodId] <= SLOW_ALLOWED;
+        states[methodId] = exclude ? EXCLUDED : KEPT;
+        if (exclude) {
+            excludedCount++;
+        }
+        return exclude;
+    }
+
+    int callsObserved(int methodId) {
+        return calls[methodId];
+    }
+
+    int slowCalls(int methodId) {
+        return slowCalls[methodId];
+    }
+
+    synchronized int excludedCount() {
+        return excludedCount;
+    }
+}
