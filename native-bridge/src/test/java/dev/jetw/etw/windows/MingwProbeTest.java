@@ -217,7 +217,7 @@ class MingwProbeTest {
         return list;
     }
 
-    /** The advapi32 functions of the binding: every NativeEtw method. */
+    /** The functions of the binding (advapi32, and kernel32's performance counter): every NativeEtw method. */
     private static List<String> functions() {
         TreeSet<String> names = new TreeSet<>();
         for (Method m : NativeEtw.class.getDeclaredMethods()) {
@@ -338,7 +338,8 @@ class MingwProbeTest {
         Map<String, Integer> decorations = compile(X86_GCC).stdcallDecorations();
         List<String> mismatches = new ArrayList<>();
         int checked = 0;
-        for (Class<?> binding : List.of(NativeEtw.class, Advapi32Library.class, Advapi32Direct.class)) {
+        for (Class<?> binding : List.of(NativeEtw.class, Advapi32Library.class, Advapi32Direct.class,
+                PerformanceCounterLibrary.class)) {
             for (Method m : binding.getDeclaredMethods()) {
                 if (m.isSynthetic() || m.getName().equals("bind")) {
                     continue;
@@ -355,7 +356,8 @@ class MingwProbeTest {
         if (!mismatches.isEmpty()) {
             fail("stdcall argument bytes differ:\n  " + String.join("\n  ", mismatches));
         }
-        assertEquals(13 + 11 + 2, checked, "13 NativeEtw methods, 11 interface-mapped, 2 direct-mapped");
+        assertEquals(15 + 11 + 2 + 2, checked,
+                "15 NativeEtw methods, 11 advapi32 interface-mapped, 2 direct-mapped, 2 kernel32 counter calls");
     }
 
     static int x86ArgumentBytes(Method m) {
