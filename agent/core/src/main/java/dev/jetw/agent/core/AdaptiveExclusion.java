@@ -4,8 +4,10 @@ package dev.jetw.agent.core;
  * Adaptive exclusion of hot, short methods: a method is observed (each call timed) for its first
  * {@link #WINDOW} calls; if at most {@link #SLOW_ALLOWED} of them lasted {@link #SHORT_NANOS} or
  * more, it is excluded (its calls stop emitting: the entry returns at the state check), otherwise
- * it is kept for good and no longer timed unless it has a threshold. The numbers and how they were
- * chosen: docs/agent-options.md ("Adaptive exclusion").
+ * it is kept for good and no longer timed unless it has a threshold. A method with a duration
+ * threshold is kept as soon as one call reaches the threshold, so that exclusion never removes a
+ * call the threshold would write from a method known to have such calls. The numbers and how they
+ * were chosen: docs/agent-options.md ("Adaptive exclusion").
  *
  * <p>The per-method counters are plain int arrays updated without synchronisation by every thread:
  * a lost increment only delays the decision by a call. The decision itself is taken once per
@@ -14,11 +16,17 @@ package dev.jetw.agent.core;
 final class AdaptiveExclusion {
 
     /** Calls observed before deciding. */
-    static final int WINDOW = 10_000;
-    /** A call at least this long is "not short". */
+    static final int WINDOW = 1_000;
+    /**
+     * A call at least this long is "not short": a written START+END costs 130-330 ns
+     * (BENCHMARKS.md, instrumented call), more than 6-16 % of a call shorter than this.
+     */
     static final long SHORT_NANOS = 2_000L;
-    /** Calls of the window allowed to be long (a GC pause or a first, interpreted call) for the method to count as short. */
-    static final int SLOW_ALLOWED = WINDOW / 1000;
+    /**
+     * Calls of the window allowed to be long for the method to count as short: 1 %, for the first,
+     * interpreted calls and for a thread descheduled or paused by GC in the middle of a getter.
+     */
+    static final int SLOW_ALLOWED = WINDOW / 100;
 
     static final byte OBSERVING = 0;
     static final byte KEPT = 1;
@@ -64,6 +72,13 @@ final class AdaptiveExclusion {
             excludedCount++;
         }
         return exclude;
+    }
+
+    /** Keeps {@code methodId} for good (a call reached its duration threshold: such calls must all be written). */
+    synchronized void keep(int methodId) {
+        if (states[methodId] == OBSERVING) {
+            states[methodId] = KEPT;
+        }
     }
 
     int callsObserved(int methodId) {

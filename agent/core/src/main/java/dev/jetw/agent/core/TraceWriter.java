@@ -78,7 +78,6 @@ final class TraceWriter implements CallHandler {
         try {
             boolean thresholded = thresholds[methodId] > 0;
             boolean timed = thresholded || state == AdaptiveExclusion.OBSERVING;
-            long now = timed ? System.nanoTime() : 0L;
             int flags = timed ? ThreadContext.TIMED : 0;
             int instanceId = 0;
             if (!thresholded) {
@@ -89,6 +88,8 @@ final class TraceWriter implements CallHandler {
                         methodId & 0xFFFFFFFFL, START_PAYLOAD);
                 flags |= ThreadContext.START_WRITTEN;
             }
+            // After the START: adaptive exclusion times the method, not the agent's own write.
+            long now = timed ? System.nanoTime() : 0L;
             int depth = c.push(instanceId, methodId, level, now, flags);
             return ((long) c.tags[depth - 1] << 32) | (long) c.slot << 16 | depth;
         } finally {
@@ -114,8 +115,13 @@ final class TraceWriter implements CallHandler {
             long duration = 0L;
             if ((flags & ThreadContext.TIMED) != 0) {
                 duration = System.nanoTime() - c.entryTimes[frame];
-                if (states[methodId] == AdaptiveExclusion.OBSERVING && exclusion.observe(methodId, duration)) {
-                    writeExclusion(c, methodId);
+                if (states[methodId] == AdaptiveExclusion.OBSERVING) {
+                    long threshold = thresholds[methodId];
+                    if (threshold > 0 && duration >= threshold) {
+                        exclusion.keep(methodId);
+                    } else if (exclusion.observe(methodId, duration)) {
+                        writeExclusion(c, methodId);
+                    }
                 }
             }
             int instanceId = c.instanceIds[frame];
