@@ -1,10 +1,11 @@
 package dev.jetw.agent.core;
 
 /**
- * Adaptive exclusion of hot, short methods: a method is observed (each call timed) for its first
- * {@link #WINDOW} calls; if at most {@link #SLOW_ALLOWED} of them lasted {@link #SHORT_NANOS} or
- * more, it is excluded (its calls stop emitting: the entry returns at the state check), otherwise
- * it is kept for good and no longer timed unless it has a threshold. A method with a duration
+ * Adaptive exclusion of hot, short methods: a method is observed (each call timed) in windows of
+ * {@link #WINDOW} calls; if at most {@link #SLOW_ALLOWED} calls of a window lasted
+ * {@link #SHORT_NANOS} or more, it is excluded (its calls stop emitting: the entry returns at the
+ * state check); after {@link #MAX_WINDOWS} windows with more it is kept for good and no longer
+ * timed unless it has a threshold. A method with a duration
  * threshold is kept as soon as one call reaches the threshold, so that exclusion never removes a
  * call the threshold would write from a method known to have such calls. The numbers and how they
  * were chosen: docs/agent-options.md ("Adaptive exclusion").
@@ -27,6 +28,11 @@ final class AdaptiveExclusion {
      * interpreted calls and for a thread descheduled or paused by GC in the middle of a getter.
      */
     static final int SLOW_ALLOWED = WINDOW / 100;
+    /**
+     * Windows observed before a method is kept for good: a method whose callees are traced looks long
+     * at first (their tracing counts in its duration) and may turn out short once they are excluded.
+     */
+    static final int MAX_WINDOWS = 4;
 
     static final byte OBSERVING = 0;
     static final byte KEPT = 1;
@@ -36,6 +42,7 @@ final class AdaptiveExclusion {
     final byte[] states;
     private final int[] calls;
     private final int[] slowCalls;
+    private final byte[] windows;
     private int excludedCount;
 
     /** {@code enabled=false}: every method starts kept, nothing is timed for this. */
@@ -46,6 +53,7 @@ final class AdaptiveExclusion {
         }
         this.calls = new int[maxMethods + 1];
         this.slowCalls = new int[maxMethods + 1];
+        this.windows = new byte[maxMethods + 1];
     }
 
     /**
@@ -66,12 +74,18 @@ final class AdaptiveExclusion {
         if (states[methodId] != OBSERVING) {
             return false;
         }
-        boolean exclude = slowCalls[methodId] <= SLOW_ALLOWED;
-        states[methodId] = exclude ? EXCLUDED : KEPT;
-        if (exclude) {
+        if (slowCalls[methodId] <= SLOW_ALLOWED) {
+            states[methodId] = EXCLUDED;
             excludedCount++;
+            return true;
         }
-        return exclude;
+        if (++windows[methodId] < MAX_WINDOWS) {
+            calls[methodId] = 0; // observe another window
+            slowCalls[methodId] = 0;
+        } else {
+            states[methodId] = KEPT;
+        }
+        return false;
     }
 
     /** Keeps {@code methodId} for good (a call reached its duration threshold: such calls must all be written). */
@@ -81,6 +95,7 @@ final class AdaptiveExclusion {
         }
     }
 
+    /** Calls observed in the current (for an excluded method: the deciding) window. */
     int callsObserved(int methodId) {
         return calls[methodId];
     }
