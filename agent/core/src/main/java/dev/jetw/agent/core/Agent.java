@@ -23,6 +23,8 @@ final class Agent {
     private final TraceWriter writer;
     private final Rundown rundown;
     private final Instrumenter instrumenter;
+    /** Null when adaptive=false or uninstrumentRate=0. */
+    private final ExcludedMethodRemover remover;
     private final Thread shutdownHook;
     private volatile boolean stopped;
 
@@ -34,6 +36,9 @@ final class Agent {
         this.writer = new TraceWriter(session.provider, registry, exclusion, options.exceptionLevel);
         this.rundown = new Rundown(session.provider, registry, writer);
         this.instrumenter = new Instrumenter(inst, new Selection(options), registry, rundown, options.verbose);
+        this.remover = options.adaptive && options.uninstrumentRate > 0
+                ? new ExcludedMethodRemover(exclusion, registry, instrumenter, inst, options.maxMethods, options.uninstrumentRate)
+                : null;
         this.shutdownHook = new Thread(this::onShutdown, "jetw-shutdown");
     }
 
@@ -49,9 +54,15 @@ final class Agent {
             agent.writer.nameCurrentThread(); // also warms the write path before any class is transformed
             Dispatcher.install(agent.writer);
             agent.instrumenter.install();
+            if (agent.remover != null) {
+                agent.remover.start();
+            }
             Runtime.getRuntime().addShutdownHook(agent.shutdownHook);
             System.setProperty(ACTIVE_PROPERTY, "true");
         } catch (RuntimeException | Error e) {
+            if (agent.remover != null) {
+                agent.remover.stop();
+            }
             Dispatcher.install(null);
             agent.instrumenter.reset();
             session.stop();
@@ -82,7 +93,11 @@ final class Agent {
         }
         sb.append('\n');
         sb.append("methods excluded:    ").append(exclusion.excludedCount())
-                .append(options.adaptive ? " (adaptive: hot and short)" : " (adaptive=false)").append('\n');
+                .append(options.adaptive ? " (adaptive: hot and short)" : " (adaptive=false)");
+        if (remover != null) {
+            sb.append(", ").append(remover.classesRetransformed()).append(" classes retransformed without their advice");
+        }
+        sb.append('\n');
         sb.append("threads traced:      ").append(writer.threadCount()).append('\n');
         sb.append("events written:      ").append(session.provider.eventsWritten()).append('\n');
         sb.append("events dropped:      ").append(session.provider.eventsDropped()).append('\n');
@@ -103,6 +118,9 @@ final class Agent {
             return summary(null);
         }
         stopped = true;
+        if (remover != null) {
+            remover.stop();
+        }
         String problem = null;
         if (restoreClasses) {
             try {

@@ -40,6 +40,8 @@ final class AgentOptions {
     final long thresholdNanos;
     /** Hot, always-short methods stop emitting (AdaptiveExclusion); on unless adaptive=false. */
     final boolean adaptive;
+    /** Classes per second retransformed to remove the advice of excluded methods; 0: the advice stays. */
+    final int uninstrumentRate;
     /** null (attach), "status" or "detach". */
     final String command;
     /** Where a command writes its report; null to print it. */
@@ -62,6 +64,7 @@ final class AgentOptions {
         this.verbose = p.verbose;
         this.thresholdNanos = p.thresholdNanos;
         this.adaptive = p.adaptive;
+        this.uninstrumentRate = p.uninstrumentRate;
         this.command = p.command;
         this.out = p.out;
     }
@@ -136,6 +139,7 @@ final class AgentOptions {
         boolean verbose;
         long thresholdNanos;
         boolean adaptive = true;
+        int uninstrumentRate = ExcludedMethodRemover.DEFAULT_CLASSES_PER_SECOND;
         String command;
         Path out;
 
@@ -210,6 +214,16 @@ final class AgentOptions {
                 case "adaptive":
                     adaptive = bool(key, value);
                     return;
+                case "uninstrumentRate":
+                    try {
+                        uninstrumentRate = Integer.parseInt(value);
+                    } catch (NumberFormatException e) {
+                        uninstrumentRate = -1;
+                    }
+                    if (uninstrumentRate < 0 || uninstrumentRate > 1000) {
+                        throw new ConfigException(key, value, "allowed: a whole number of classes per second from 0 (keep the advice) to 1000");
+                    }
+                    return;
                 case "command":
                     if (!value.equals("status") && !value.equals("detach") && !value.equals("attach")) {
                         throw new ConfigException(key, value, "allowed: attach, status, detach");
@@ -222,13 +236,13 @@ final class AgentOptions {
                 default:
                     if (!SessionKeys.apply(session, key, value)) {
                         throw new ConfigException(key, value, "unknown option; allowed: include, exclude, annotation, level, exceptionLevel, "
-                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, and the session keys (docs/agent-options.md)");
+                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, uninstrumentRate, and the session keys (docs/agent-options.md)");
                     }
             }
         }
 
         private static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
-            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "command", "out"};
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "uninstrumentRate", "command", "out"};
 
         /** Agent keys are case-insensitive, like the session keys. */
         private static String canonical(String key) {

@@ -90,6 +90,20 @@ final class Instrumenter {
         return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
     }
 
+    /**
+     * Retransforms {@code classes} (their methods marked uninstrumented lose their advice); false
+     * when the JVM refused, which is counted as an internal error. Called off the application's threads.
+     */
+    boolean retransform(Class<?>[] classes) {
+        try {
+            inst.retransformClasses(classes);
+            return true;
+        } catch (Exception | LinkageError e) {
+            Dispatcher.failed(e);
+            return false;
+        }
+    }
+
     /** Selects the methods of {@code type}, registering each (id, level, pending rundown) as it is selected. */
     private ElementMatcher<MethodDescription> selector(TypeDescription type) {
         return new ElementMatcher<MethodDescription>() {
@@ -99,8 +113,9 @@ final class Instrumenter {
                 if (rule == null) {
                     return false;
                 }
-                return registry.register(type.getName(), method.getInternalName(), method.getDescriptor(), rule.level,
-                        rule.thresholdNanos) != 0;
+                int id = registry.register(type.getName(), method.getInternalName(), method.getDescriptor(), rule.level,
+                        rule.thresholdNanos);
+                return id != 0 && !registry.isUninstrumented(id);
             }
         };
     }

@@ -33,6 +33,8 @@ final class MethodRegistry {
     /** Index = method id: calls shorter than this many nanoseconds are not written (0: every call). Written like levels. */
     final long[] thresholds;
     private final Entry[] entries;
+    /** Index = method id: true once the method's advice is to be left out when its class is (re)transformed. */
+    private final boolean[] uninstrumented;
     private final Map<String, Integer> ids = new HashMap<>();
     private int count;
     private boolean fullReported;
@@ -44,6 +46,7 @@ final class MethodRegistry {
         this.levels = new byte[maxMethods + 1];
         this.thresholds = new long[maxMethods + 1];
         this.entries = new Entry[maxMethods + 1];
+        this.uninstrumented = new boolean[maxMethods + 1];
     }
 
     /**
@@ -79,6 +82,16 @@ final class MethodRegistry {
     synchronized int idOf(String className, String methodName, String descriptor) {
         Integer id = ids.get(key(className, methodName, descriptor));
         return id == null ? 0 : id;
+    }
+
+    /** From now on a (re)transformation of {@code id}'s class leaves the method without advice. */
+    synchronized void uninstrument(int id) {
+        uninstrumented[id] = true;
+    }
+
+    /** True for a method whose advice is to be left out (adaptive exclusion removed it). */
+    synchronized boolean isUninstrumented(int id) {
+        return uninstrumented[id];
     }
 
     synchronized int count() {

@@ -40,6 +40,7 @@ class AgentOptionsTest {
         assertTrue(o.excludes.isEmpty());
         assertEquals(0L, o.thresholdNanos, "every call is written unless a threshold is set");
         assertTrue(o.adaptive, "adaptive exclusion is on by default");
+        assertEquals(20, o.uninstrumentRate, "excluded methods lose their advice, 20 classes a second at most");
     }
 
     @Test
@@ -63,6 +64,9 @@ class AgentOptionsTest {
         assertMessage("include=a.B@1x: allowed after '@': a level (critical, error, warning, information, verbose or 1-255) "
                 + "and/or a threshold (0, 500us, 1ms, 1s)", "include=a.B@1x");
         assertMessage("adaptive=maybe: allowed: true, false", "adaptive=maybe");
+        assertMessage("uninstrumentRate=-1: allowed: a whole number of classes per second from 0 (keep the advice) to 1000",
+                "uninstrumentRate=-1");
+        assertEquals(0, AgentOptions.parse("uninstrumentRate=0").uninstrumentRate);
     }
 
     @Test

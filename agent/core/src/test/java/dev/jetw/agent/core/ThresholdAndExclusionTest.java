@@ -8,7 +8,15 @@ import org.junit.jupiter.api.io.TempDir;
 import testapp.Getters;
 import testapp.Sleepy;
 
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+
+import java.lang.instrument.ClassFileTransformer;
 import java.nio.ByteBuffer;
+import java.security.ProtectionDomain;
+import java.util.concurrent.atomic.AtomicReference;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -176,6 +184,71 @@ class ThresholdAndExclusionTest {
         assertEquals(JetwSchema.EXCLUSION_HOT_SHORT, TraceModel.utf16z(p));
         assertEquals(x.payload.length, p.position());
         assertTrue(status.contains("methods excluded:    1 (adaptive: hot and short)"), status);
+    }
+
+    @Test
+    void excludedMethodsLoseTheirAdviceByRetransformation() throws Exception {
+        RecordingBackend b = new RecordingBackend();
+        AgentHarness.attach(b, dir, "include=testapp.Getters");
+        // A transformer registered after the agent's sees the agent's output when Getters is retransformed.
+        AtomicReference<byte[]> lastBytes = new AtomicReference<>();
+        ClassFileTransformer capture = new ClassFileTransformer() {
+            @Override
+            public byte[] transform(ClassLoader loader, String name, Class<?> cls, ProtectionDomain pd, byte[] bytes) {
+                if ("testapp/Getters".equals(name)) {
+                    lastBytes.set(bytes.clone());
+                }
+                return null;
+            }
+        };
+        AgentHarness.inst().addTransformer(capture, true);
+        try {
+            Getters g = new Getters();
+            for (int i = 0; i < 2 * AdaptiveExclusion.WINDOW; i++) {
+                g.value();
+            }
+            String status = "";
+            // Waits for the remover's once-a-second step (a condition, not a timing assertion).
+            for (int i = 0; i < 300 && !status.contains(", 1 classes retransformed without their advice"); i++) {
+                Thread.sleep(100);
+                status = AgentMain.run("command=status", AgentHarness.inst(), null);
+            }
+            assertTrue(status.contains("methods excluded:    1 (adaptive: hot and short), 1 classes retransformed without their advice"),
+                    status);
+            byte[] bytes = lastBytes.get();
+            assertTrue(bytes != null, "Getters was retransformed");
+            assertEquals(false, callsDispatcher(bytes, "value"), "the excluded getter has its original body again");
+            assertEquals(true, callsDispatcher(bytes, "spin"), "the other method keeps its advice");
+            g.spin();
+        } finally {
+            AgentHarness.inst().removeTransformer(capture);
+        }
+        AgentHarness.detach();
+        Map<Integer, String> names = methodNames(b.snapshot());
+        long spins = calls(b.snapshot(), EventType.END).stream().filter(e -> names.get(le(e.payload).getInt()).equals("Getters.spin")).count();
+        assertEquals(1L, spins, "the retransformed class still traces its other method");
+    }
+
+    /** Whether method {@code name} of the class file calls the jetw Dispatcher (has the advice). */
+    private static boolean callsDispatcher(byte[] classFile, String name) {
+        boolean[] found = {false};
+        new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String method, String desc, String signature, String[] exceptions) {
+                if (!method.equals(name)) {
+                    return null;
+                }
+                return new MethodVisitor(Opcodes.ASM9) {
+                    @Override
+                    public void visitMethodInsn(int opcode, String owner, String m, String d, boolean itf) {
+                        if (owner.equals("dev/jetw/bootstrap/Dispatcher")) {
+                            found[0] = true;
+                        }
+                    }
+                };
+            }
+        }, 0);
+        return found[0];
     }
 
     @Test
