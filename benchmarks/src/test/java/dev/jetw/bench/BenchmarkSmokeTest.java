@@ -11,7 +11,7 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * The module's only test: one benchmark method runs once through the JMH Runner API (in-process,
+ * One benchmark method runs once through the JMH Runner API (in-process,
  * one single-shot measurement) and yields a result. The benchmarks themselves run on demand
  * (BENCHMARKS.md), never here.
  */

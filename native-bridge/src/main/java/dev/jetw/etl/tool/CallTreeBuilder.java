@@ -10,12 +10,16 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Builds per-thread call trees from jetw's MethodCall events. The reader delivers records in buffer
- * order, so each thread's events are first sorted by time stamp (stable). Then, per thread:
- * START opens a call under the open call whose instance id is its ParentInstanceId (top level if
- * none is open); END closes the open call with its instance id; CHECKPOINT goes under the open call
- * with its instance id (jetw writes a checkpoint with the enclosing call's instance), else at top level
- * (a checkpoint outside any traced call gets a fresh instance id). Calls never closed stay unfinished (still running at stop).
+ * Builds per-thread call trees from jetw's MethodCall events. Record order means nothing: the
+ * reader delivers records in buffer order, and a call under a duration threshold has its START
+ * written at its exit with its entry time, after the records of its children (and its parent's
+ * START after its own). So each thread's events are sorted by time stamp (stable), then paired and
+ * linked by instance id in two passes: first one node per call (START and END with the same
+ * instance id; an END without START is a call whose START is not in the file), then each node goes
+ * under the call whose instance id is its ParentInstanceId (top level if that call is not in the
+ * file) and each CHECKPOINT under the call with its instance id (jetw writes a checkpoint with the
+ * enclosing call's instance; one outside any traced call has a fresh id and stays at top level).
+ * Children keep time order. Calls without END stay unfinished (still running at stop).
  */
 final class CallTreeBuilder {
 
@@ -71,31 +75,49 @@ final class CallTreeBuilder {
         return out;
     }
 
+    /** A node and the instance id it goes under: its parent's for a call, its own (the enclosing call's) for a checkpoint. */
+    private static final class Placement {
+        final CallNode node;
+        final int under;
+
+        Placement(CallNode node, int under) {
+            this.node = node;
+            this.under = under;
+        }
+    }
+
     private static void build(List<Event> events, List<CallNode> roots) {
-        Map<Integer, CallNode> open = new HashMap<>();
+        Map<Integer, CallNode> calls = new HashMap<>();
+        List<Placement> placements = new ArrayList<>();
         for (Event e : events) {
             JetwEvent p = e.payload;
             if (p.kind == JetwEvent.Kind.CALL_START) {
-                CallNode n = new CallNode(false, p.methodId, e.instanceId, e.fileTime);
-                CallNode parent = e.parentInstanceId != 0 ? open.get(e.parentInstanceId) : null;
-                (parent != null ? parent.children : roots).add(n);
-                open.remove(e.instanceId);
-                open.put(e.instanceId, n);
+                CallNode n = calls.get(e.instanceId);
+                if (n == null || n.start != CallNode.NONE) { // new, or an id used again after a finished call
+                    n = new CallNode(false, p.methodId, e.instanceId, e.fileTime);
+                    calls.put(e.instanceId, n);
+                    placements.add(new Placement(n, e.parentInstanceId));
+                } else {
+                    n.start = e.fileTime; // its END sorted first (a clock tie or skew): this START completes it
+                }
             } else if (p.kind == JetwEvent.Kind.CALL_END) {
-                CallNode n = open.remove(e.instanceId);
-                if (n == null) { // START not in the file (lost, or before the trace started)
+                CallNode n = calls.get(e.instanceId);
+                if (n == null || n.end != CallNode.NONE) { // START not in the file (lost, or before the trace started)
                     n = new CallNode(false, p.methodId, e.instanceId, CallNode.NONE);
-                    CallNode parent = e.parentInstanceId != 0 ? open.get(e.parentInstanceId) : null;
-                    (parent != null ? parent.children : roots).add(n);
+                    calls.put(e.instanceId, n);
+                    placements.add(new Placement(n, e.parentInstanceId));
                 }
                 n.end = e.fileTime;
                 n.text = p.text;
             } else {
                 CallNode c = new CallNode(true, p.methodId, e.instanceId, e.fileTime);
                 c.text = p.text;
-                CallNode owner = open.get(e.instanceId);
-                (owner != null ? owner.children : roots).add(c);
+                placements.add(new Placement(c, e.instanceId));
             }
+        }
+        for (Placement pl : placements) {
+            CallNode under = pl.under != 0 ? calls.get(pl.under) : null;
+            (under != null && under != pl.node ? under.children : roots).add(pl.node);
         }
     }
 }

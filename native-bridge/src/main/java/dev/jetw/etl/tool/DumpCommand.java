@@ -121,6 +121,8 @@ final class DumpCommand {
                 return "\"" + e.text + "\"" + (e.methodId != 0 ? " in " + names.method(e.methodId) : "");
             case METHOD:
                 return "method " + e.methodId + " = " + e.methodDisplayName();
+            case EXCLUSION:
+                return "excluded " + names.method(e.methodId) + " (" + e.exclusionText() + ")";
             default:
                 return "java thread " + e.javaThreadId + " = \"" + e.text + "\"";
         }
@@ -194,6 +196,14 @@ final class DumpCommand {
                     w.field("className", e.className);
                     w.field("methodName", e.methodName);
                     w.field("descriptor", e.descriptor);
+                    break;
+                case EXCLUSION:
+                    w.field("methodId", e.methodId);
+                    w.field("method", names.method(e.methodId));
+                    w.field("reason", e.text);
+                    w.field("callsObserved", e.exclusionCounts[0]);
+                    w.field("longCalls", e.exclusionCounts[1]);
+                    w.field("shortNanos", e.exclusionCounts[2]);
                     break;
                 default:
                     w.field("javaThreadId", e.javaThreadId);

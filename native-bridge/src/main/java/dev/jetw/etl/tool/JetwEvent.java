@@ -15,11 +15,11 @@ import java.nio.charset.StandardCharsets;
  */
 final class JetwEvent {
 
-    enum Kind { CALL_START, CALL_END, CHECKPOINT, METHOD, THREAD }
+    enum Kind { CALL_START, CALL_END, CHECKPOINT, METHOD, THREAD, EXCLUSION }
 
     final Kind kind;
     final int methodId;
-    /** END: exception class name, "" for a normal return. CHECKPOINT: the label. */
+    /** END: exception class name, "" for a normal return. CHECKPOINT: the label. EXCLUSION: the reason. */
     final String text;
     final String className;
     final String methodName;
@@ -27,9 +27,16 @@ final class JetwEvent {
     final long javaThreadId;
     /** The writer cut the payload to the session's size limit (it ends with ClassicProvider's mark). */
     boolean truncated;
+    /** EXCLUSION: calls observed, how many of them were long, and "long" in nanoseconds; null otherwise. */
+    final long[] exclusionCounts;
 
     private JetwEvent(Kind kind, int methodId, String text, String className, String methodName, String descriptor,
                       long javaThreadId) {
+        this(kind, methodId, text, className, methodName, descriptor, javaThreadId, null);
+    }
+
+    private JetwEvent(Kind kind, int methodId, String text, String className, String methodName, String descriptor,
+                      long javaThreadId, long[] exclusionCounts) {
         this.kind = kind;
         this.methodId = methodId;
         this.text = text;
@@ -37,6 +44,7 @@ final class JetwEvent {
         this.methodName = methodName;
         this.descriptor = descriptor;
         this.javaThreadId = javaThreadId;
+        this.exclusionCounts = exclusionCounts;
     }
 
     static JetwEvent decode(EtlRecord r) {
@@ -77,6 +85,11 @@ final class JetwEvent {
                 long id = p.getLong();
                 return new JetwEvent(Kind.THREAD, 0, utf16z(p), null, null, null, id);
             }
+            if (r.guid().equals(JetwSchema.METHOD_EXCLUSION_CLASS) && r.type() == EventType.INFO) {
+                int id = p.getInt();
+                long[] counts = {p.getInt() & 0xFFFFFFFFL, p.getInt() & 0xFFFFFFFFL, p.getLong()};
+                return new JetwEvent(Kind.EXCLUSION, id, utf16z(p), null, null, null, 0, counts);
+            }
         } catch (RuntimeException malformed) {
             return null; // shorter than the schema: shown as hex
         }
@@ -100,6 +113,12 @@ final class JetwEvent {
         }
     }
 
+    /** "hot-short: 10000 calls observed, 3 lasting 2000 ns or more" for a MethodExclusion event. */
+    String exclusionText() {
+        return text + ": " + exclusionCounts[0] + " calls observed, " + exclusionCounts[1] + " lasting " + exclusionCounts[2]
+                + " ns or more";
+    }
+
     /** "com.example.Foo.bar(I)V" for a Method rundown event. */
     String methodDisplayName() {
         return className + "." + methodName + descriptor;
@@ -114,6 +133,9 @@ final class JetwEvent {
         }
         if (JetwSchema.THREAD_CLASS.equals(guid)) {
             return "Thread";
+        }
+        if (JetwSchema.METHOD_EXCLUSION_CLASS.equals(guid)) {
+            return "MethodExclusion";
         }
         return null;
     }

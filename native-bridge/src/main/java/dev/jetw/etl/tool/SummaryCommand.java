@@ -39,9 +39,11 @@ final class SummaryCommand {
         final Map<String, Long> kernelEvents = new TreeMap<>();
         long callStarts;
         long callEnds;
+        final ExcludedMethods excluded = new ExcludedMethods();
 
         void add(EtlRecord r) {
             headerTypes.merge(r.headerType(), 1L, Long::sum);
+            excluded.accept(r);
             if (r.isLogfileHeader()) {
                 return;
             }
@@ -173,6 +175,7 @@ final class SummaryCommand {
             w.field(String.format("0x%02x", e.getKey()), e.getValue());
         }
         w.endObject();
+        c.excluded.json(w);
         w.field("unknownRecords", reader.unknownRecords());
         w.field("corruptBuffers", reader.corruptBuffers());
         w.field("truncated", reader.isTruncated());
@@ -238,6 +241,7 @@ final class SummaryCommand {
         for (Map.Entry<Integer, Long> e : c.levels.entrySet()) {
             s.append(String.format(Locale.ROOT, "  %3d %-12s %8d\n", e.getKey(), TraceLevel.name(e.getKey()), e.getValue()));
         }
+        c.excluded.text(s);
         List<String> problems = new ArrayList<>();
         for (EtlProblem p : reader.problems()) {
             problems.add(p.message());

@@ -22,9 +22,12 @@ final class Agent {
     private final TraceSession session;
     /** Package-private for tests: which methods the budget chose. */
     final MethodRegistry registry;
+    private final AdaptiveExclusion exclusion;
     private final TraceWriter writer;
     private final Rundown rundown;
     private final Instrumenter instrumenter;
+    /** Null when adaptive=false or uninstrumentRate=0. */
+    private final ExcludedMethodRemover remover;
     private final Thread shutdownHook;
     private volatile boolean stopped;
 
@@ -33,9 +36,13 @@ final class Agent {
         this.session = session;
         Selection selection = new Selection(options);
         this.registry = new MethodRegistry(options.maxMethods, selection.rules());
-        this.writer = new TraceWriter(session.provider, registry, options.exceptionLevel);
+        this.exclusion = new AdaptiveExclusion(registry.capacity(), options.adaptive);
+        this.writer = new TraceWriter(session.provider, registry, exclusion, options.exceptionLevel);
         this.rundown = new Rundown(session.provider, registry, writer);
         this.instrumenter = new Instrumenter(inst, selection, registry, rundown, options.verbose);
+        this.remover = options.adaptive && options.uninstrumentRate > 0
+                ? new ExcludedMethodRemover(exclusion, registry, instrumenter, inst, registry.capacity(), options.uninstrumentRate)
+                : null;
         this.shutdownHook = new Thread(this::onShutdown, "jetw-shutdown");
     }
 
@@ -51,9 +58,15 @@ final class Agent {
             agent.writer.nameCurrentThread(); // also warms the write path before any class is transformed
             Dispatcher.install(agent.writer);
             agent.instrumenter.install();
+            if (agent.remover != null) {
+                agent.remover.start();
+            }
             Runtime.getRuntime().addShutdownHook(agent.shutdownHook);
             System.setProperty(ACTIVE_PROPERTY, "true");
         } catch (RuntimeException | Error e) {
+            if (agent.remover != null) {
+                agent.remover.stop();
+            }
             Dispatcher.install(null);
             agent.instrumenter.reset();
             agent.rundown.close();
@@ -85,6 +98,12 @@ final class Agent {
         }
         sb.append('\n');
         sb.append(registry.budgetReport());
+        sb.append("methods excluded:    ").append(exclusion.excludedCount())
+                .append(options.adaptive ? " (adaptive: hot and short)" : " (adaptive=false)");
+        if (remover != null) {
+            sb.append(", ").append(remover.classesRetransformed()).append(" classes retransformed without their advice");
+        }
+        sb.append('\n');
         sb.append("threads traced:      ").append(writer.threadCount()).append('\n');
         EventOutcomes events = new EventOutcomes(session.provider, stats);
         sb.append("events emitted:      ").append(events.emitted).append('\n');
@@ -133,6 +152,9 @@ final class Agent {
             return summary(null);
         }
         stopped = true;
+        if (remover != null) {
+            remover.stop();
+        }
         String problem = null;
         if (restoreClasses) {
             try {

@@ -40,6 +40,12 @@ final class AgentOptions {
     final int maxMethods;
     final boolean bootstrap;
     final boolean verbose;
+    /** Calls shorter than this are not written, for rules without their own threshold; 0 writes every call. */
+    final long thresholdNanos;
+    /** Hot, always-short methods stop emitting (AdaptiveExclusion); on unless adaptive=false. */
+    final boolean adaptive;
+    /** Classes per second retransformed to remove the advice of excluded methods; 0: the advice stays. */
+    final int uninstrumentRate;
     /** null (attach), "status", "detach" or "dump". */
     final String command;
     /** command=dump: the new file to write; null for the default next to the session's file. */
@@ -60,8 +66,7 @@ final class AgentOptions {
         this.dumpFile = p.dumpFile;
         List<Rule> resolved = new ArrayList<>();
         for (Rule r : p.rules) {
-            int lvl = r.level < 0 ? p.level : r.level;
-            resolved.add(r.pattern != null ? Rule.include(r.pattern, lvl) : Rule.annotation(r.annotation, lvl));
+            resolved.add(r.resolved(p.level, p.thresholdNanos));
         }
         this.rules = Collections.unmodifiableList(resolved);
         this.excludes = Collections.unmodifiableList(p.excludes);
@@ -72,6 +77,9 @@ final class AgentOptions {
         this.maxMethods = p.maxMethods;
         this.bootstrap = p.bootstrap;
         this.verbose = p.verbose;
+        this.thresholdNanos = p.thresholdNanos;
+        this.adaptive = p.adaptive;
+        this.uninstrumentRate = p.uninstrumentRate;
         this.command = p.command;
         this.out = p.out;
     }
@@ -249,6 +257,9 @@ final class AgentOptions {
         int maxMethods = DEFAULT_MAX_METHODS;
         boolean bootstrap;
         boolean verbose;
+        long thresholdNanos;
+        boolean adaptive = true;
+        int uninstrumentRate = ExcludedMethodRemover.DEFAULT_CLASSES_PER_SECOND;
         String command;
         Path out;
         Path dumpFile;
@@ -274,10 +285,10 @@ final class AgentOptions {
             switch (key) {
                 case "include":
                     for (String item : list(key, value)) {
-                        int at = item.lastIndexOf('@');
+                        int at = item.indexOf('@');
                         String pattern = at < 0 ? item : item.substring(0, at);
-                        int lvl = at < 0 ? -1 : ruleLevel(key, item, at);
-                        rules.add(Rule.include(MethodPattern.parse(key, pattern), lvl));
+                        RuleSuffix s = RuleSuffix.parse(key, item, at);
+                        rules.add(Rule.include(MethodPattern.parse(key, pattern), s.level, s.thresholdNanos));
                     }
                     return;
                 case "exclude":
@@ -290,12 +301,14 @@ final class AgentOptions {
                     return;
                 case "annotation":
                     for (String item : list(key, value)) {
-                        int at = item.lastIndexOf('@');
+                        int at = item.indexOf('@');
                         String name = at < 0 ? item : item.substring(0, at);
                         if (!isBinaryName(name)) {
-                            throw new ConfigException(key, item, "allowed: a fully qualified annotation name, optionally @level (com.acme.Timed@verbose)");
+                            throw new ConfigException(key, item, "allowed: a fully qualified annotation name, optionally @level "
+                                    + "and/or @threshold (com.acme.Timed@verbose@1ms)");
                         }
-                        rules.add(Rule.annotation(name, at < 0 ? -1 : ruleLevel(key, item, at)));
+                        RuleSuffix s = RuleSuffix.parse(key, item, at);
+                        rules.add(Rule.annotation(name, s.level, s.thresholdNanos));
                     }
                     return;
                 case "level":
@@ -332,6 +345,22 @@ final class AgentOptions {
                 case "verbose":
                     verbose = bool(key, value);
                     return;
+                case "threshold":
+                    thresholdNanos = Durations.parseNanos(key, value, value);
+                    return;
+                case "adaptive":
+                    adaptive = bool(key, value);
+                    return;
+                case "uninstrumentRate":
+                    try {
+                        uninstrumentRate = Integer.parseInt(value);
+                    } catch (NumberFormatException e) {
+                        uninstrumentRate = -1;
+                    }
+                    if (uninstrumentRate < 0 || uninstrumentRate > 1000) {
+                        throw new ConfigException(key, value, "allowed: a whole number of classes per second from 0 (keep the advice) to 1000");
+                    }
+                    return;
                 case "command":
                     if (!value.equals("status") && !value.equals("detach") && !value.equals("attach") && !value.equals("dump")) {
                         throw new ConfigException(key, value, "allowed: attach, status, detach, dump");
@@ -355,13 +384,13 @@ final class AgentOptions {
                 default:
                     if (!SessionKeys.apply(session, key, value)) {
                         throw new ConfigException(key, value, "unknown option; allowed: include, exclude, annotation, level, exceptionLevel, "
-                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, preset, dumpOnExit, and the session keys (docs/agent-options.md)");
+                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, uninstrumentRate, preset, dumpOnExit, and the session keys (docs/agent-options.md)");
                     }
             }
         }
 
         static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
-            "backend", "config", "maxMethods", "bootstrap", "verbose", "command", "out", "dumpFile", "dumpOnExit", "preset"};
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "uninstrumentRate", "command", "out", "dumpFile", "dumpOnExit", "preset"};
 
         /** Agent keys are case-insensitive, like the session keys. */
         static String canonical(String key) {
@@ -386,19 +415,10 @@ final class AgentOptions {
             return items;
         }
 
-        private static int level(String key, String value) {
+        static int level(String key, String value) {
             int l = TraceLevel.parse(value);
             if (l < 1 || l > 255) {
                 throw new ConfigException(key, value, "allowed: critical, error, warning, information, verbose or 1-255");
-            }
-            return l;
-        }
-
-        /** The @level of a rule; an error names the whole rule. */
-        private static int ruleLevel(String key, String item, int at) {
-            int l = TraceLevel.parse(item.substring(at + 1));
-            if (l < 1 || l > 255) {
-                throw new ConfigException(key, item, "allowed: critical, error, warning, information, verbose or 1-255 after '@'");
             }
             return l;
         }

@@ -110,6 +110,20 @@ final class Instrumenter {
         return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION, RETRANSFORM_BATCHES, RETRANSFORM_PAUSES);
     }
 
+    /**
+     * Retransforms {@code classes} (their methods marked uninstrumented lose their advice); false
+     * when the JVM refused, which is counted as an internal error. Called off the application's threads.
+     */
+    boolean retransform(Class<?>[] classes) {
+        try {
+            inst.retransformClasses(classes);
+            return true;
+        } catch (Exception | LinkageError e) {
+            Dispatcher.failed(e);
+            return false;
+        }
+    }
+
     /** Selects the methods of {@code type}, registering each (id, level, pending rundown) as it is selected. */
     private ElementMatcher<MethodDescription> selector(TypeDescription type) {
         return new ElementMatcher<MethodDescription>() {
@@ -119,8 +133,9 @@ final class Instrumenter {
                 if (choice < 0) {
                     return false;
                 }
-                return registry.register(type.getName(), method.getInternalName(), method.getDescriptor(),
-                        Selection.levelOf(choice), Selection.groupOf(choice)) != 0;
+                int id = registry.register(type.getName(), method.getInternalName(), method.getDescriptor(),
+                        Selection.levelOf(choice), selection.thresholdNanos(choice), Selection.groupOf(choice));
+                return id != 0 && !registry.isUninstrumented(id);
             }
         };
     }

@@ -48,6 +48,10 @@ final class MethodRegistry {
     private final MethodBudget budget;
     /** Index = method id. Written before the method's class is (re)transformed, read by the advice; 0 = off. */
     final byte[] levels;
+    /** Index = method id: calls shorter than this many nanoseconds are not written (0: every call). Written like levels. */
+    final long[] thresholds;
+    /** Index = method id: true once the method's advice is to be left out when its class is (re)transformed. */
+    private final boolean[] uninstrumented;
     private final List<Entry> entries = new ArrayList<>();
     private final Map<String, Integer> ids = new HashMap<>();
     private int live;
@@ -64,6 +68,8 @@ final class MethodRegistry {
         int capacity = (int) Math.min(Integer.MAX_VALUE - 8, 8L * maxMethods + 1024);
         this.levels = new byte[capacity + 1];
         entries.add(null); // id 0
+        this.thresholds = new long[capacity + 1];
+        this.uninstrumented = new boolean[capacity + 1];
     }
 
     /**
@@ -71,7 +77,7 @@ final class MethodRegistry {
      *
      * @return its id, or 0 when its rule's share leaves it out
      */
-    synchronized int register(String className, String methodName, String descriptor, int level, int group) {
+    synchronized int register(String className, String methodName, String descriptor, int level, long thresholdNanos, int group) {
         Entry e = new Entry(className, methodName, descriptor, group);
         Integer known = ids.get(e.key());
         if (known != null) {
@@ -102,6 +108,7 @@ final class MethodRegistry {
         e.id = entries.size();
         entries.add(e);
         levels[e.id] = (byte) level;
+        thresholds[e.id] = thresholdNanos;
         ids.put(e.key(), e.id);
         live++;
         pendingRundown.add(e);
@@ -112,6 +119,21 @@ final class MethodRegistry {
     synchronized int idOf(String className, String methodName, String descriptor) {
         Integer id = ids.get(className + '.' + methodName + descriptor);
         return id == null ? 0 : id;
+    }
+
+    /** From now on a (re)transformation of {@code id}'s class leaves the method without advice. */
+    synchronized void uninstrument(int id) {
+        uninstrumented[id] = true;
+    }
+
+    /** True for a method whose advice is to be left out (adaptive exclusion removed it). */
+    synchronized boolean isUninstrumented(int id) {
+        return uninstrumented[id];
+    }
+
+    /** The largest method id this registry hands out: the size of every per-method array. */
+    int capacity() {
+        return levels.length - 1;
     }
 
     /** Methods instrumented now. */

@@ -52,6 +52,11 @@ public final class MofSchema {
         eventClass(m, "Jetw_Thread", "Thread rundown: names of Java threads", JetwSchema.THREAD_CLASS);
         typeClass(m, "Jetw_Thread_Rundown", "Jetw_Thread", new int[] {EventType.DC_START, EventType.DC_END}, new String[] {"DCStart", "DCEnd"},
                 "uint64", "JavaThreadId", "string", "ThreadName");
+
+        eventClass(m, "Jetw_MethodExclusion", "Methods the agent stopped tracing while attached, and why",
+                JetwSchema.METHOD_EXCLUSION_CLASS);
+        typeClass(m, "Jetw_MethodExclusion_Info", "Jetw_MethodExclusion", new int[] {EventType.INFO}, new String[] {"Info"},
+                "uint32", "MethodId", "uint32", "CallsObserved", "uint32", "LongCalls", "uint64", "ShortNanos", "string", "Reason");
         return m.toString();
     }
 

@@ -1,6 +1,6 @@
 package dev.jetw.agent.core;
 
-/** An include or annotation selection with the ETW level its START/END events carry. */
+/** An include or annotation selection with the ETW level its START/END events carry and its duration threshold. */
 final class Rule {
 
     /** For include rules: the pattern; null for annotation rules. */
@@ -8,11 +8,14 @@ final class Rule {
     /** For annotation rules: the annotation's binary name; null for include rules. */
     final String annotation;
     final int level;
+    /** Calls shorter than this are not written (0: every call); -1 while the rule takes the global threshold. */
+    final long thresholdNanos;
 
-    private Rule(MethodPattern pattern, String annotation, int level) {
+    private Rule(MethodPattern pattern, String annotation, int level, long thresholdNanos) {
         this.pattern = pattern;
         this.annotation = annotation;
         this.level = level;
+        this.thresholdNanos = thresholdNanos;
     }
 
     /**
@@ -26,16 +29,23 @@ final class Rule {
         return MethodPattern.compareSpecificity(a.pattern, b.pattern);
     };
 
-    static Rule include(MethodPattern pattern, int level) {
-        return new Rule(pattern, null, level);
+    static Rule include(MethodPattern pattern, int level, long thresholdNanos) {
+        return new Rule(pattern, null, level, thresholdNanos);
     }
 
-    static Rule annotation(String name, int level) {
-        return new Rule(null, name, level);
+    static Rule annotation(String name, int level, long thresholdNanos) {
+        return new Rule(null, name, level, thresholdNanos);
+    }
+
+    /** This rule with the global level and threshold filled in where it has none of its own. */
+    Rule resolved(int globalLevel, long globalThresholdNanos) {
+        return new Rule(pattern, annotation, level < 0 ? globalLevel : level,
+                thresholdNanos < 0 ? globalThresholdNanos : thresholdNanos);
     }
 
     @Override
     public String toString() {
-        return (pattern != null ? pattern.toString() : "@" + annotation) + "@" + level;
+        return (pattern != null ? pattern.toString() : "@" + annotation) + "@" + level
+                + (thresholdNanos > 0 ? "@" + Durations.format(thresholdNanos) : "");
     }
 }

@@ -40,6 +40,7 @@ final class Selection {
     private final List<Rule> rules;
     private final List<MethodPattern> excludes;
     private final int defaultLevel;
+    private final long defaultThresholdNanos;
     private final boolean bootstrap;
 
     Selection(AgentOptions options) {
@@ -48,6 +49,7 @@ final class Selection {
         this.rules = java.util.Collections.unmodifiableList(sorted);
         this.excludes = options.excludes;
         this.defaultLevel = options.level;
+        this.defaultThresholdNanos = options.thresholdNanos;
         this.bootstrap = options.bootstrap;
     }
 
@@ -105,6 +107,12 @@ final class Selection {
     /** Packs a choice: the budget group (a rule's index in {@link #rules}, or its size for @Traced) and the level. */
     private static long choice(int group, int level) {
         return (long) group << 8 | level;
+    }
+
+    /** The duration threshold of a choice: its rule's (resolved), or the global one for {@code @Traced}. */
+    long thresholdNanos(long choice) {
+        int group = groupOf(choice);
+        return group < rules.size() ? rules.get(group).thresholdNanos : defaultThresholdNanos;
     }
 
     static int groupOf(long choice) {

@@ -14,11 +14,22 @@ import java.nio.ByteBuffer;
  * START and a normal END, nearly every event, carry at most 8 payload bytes and go through
  * {@link ClassicProvider#writeSmall}, which skips payload staging.
  *
- * <p>Tokens handed to the advice: {@code instanceId << 32 | slot << 16 | depth}, depth >= 1, so 0
- * means "nothing written". The slot finds the thread's context without a second ThreadLocal
- * lookup. The exit checks that the slot is the calling thread's and that the frame at that depth
- * is still the same instance, which makes a token from an earlier attach (or a frame whose exit
- * was lost) harmless.
+ * <p><b>Duration threshold</b> (docs/agent-options.md): a method with a threshold writes nothing
+ * at entry but reads the clock; at exit, a call shorter than its threshold is forgotten (two clock
+ * reads, no instance id, no buffer work), a longer one writes its START with the entry time
+ * ({@link ClassicProvider#writeSmallAt}) and then its END. A call is also written, whatever its
+ * duration, when something inside it was written (a slow or unthresholded child, a checkpoint):
+ * the child then takes the enclosing calls' instance ids ahead of their STARTs, so parent ids are
+ * always those of written calls and trees stay whole. Readers pair by instance id and order by time.
+ *
+ * <p><b>Adaptive exclusion</b> ({@link AdaptiveExclusion}): while a method is observed its calls
+ * are timed; once excluded its entry returns before the thread lookup, and the thread that
+ * decided writes one MethodExclusion event naming it.
+ *
+ * <p>Tokens handed to the advice: {@code tag << 32 | slot << 16 | depth}, depth >= 1, so 0 means
+ * "nothing written". The slot finds the thread's context without a second ThreadLocal lookup. The
+ * exit checks that the slot is the calling thread's and that the frame at that depth still has
+ * the tag, which makes a token from an earlier attach (or a frame whose exit was lost) harmless.
  */
 final class TraceWriter implements CallHandler {
 
@@ -30,12 +41,18 @@ final class TraceWriter implements CallHandler {
 
     private final ClassicProvider provider;
     private final byte[] levels;
+    private final long[] thresholds;
+    private final AdaptiveExclusion exclusion;
+    private final byte[] states;
     private final int exceptionLevel;
     private final ThreadContexts contexts;
 
-    TraceWriter(ClassicProvider provider, MethodRegistry registry, int exceptionLevel) {
+    TraceWriter(ClassicProvider provider, MethodRegistry registry, AdaptiveExclusion exclusion, int exceptionLevel) {
         this.provider = provider;
         this.levels = registry.levels;
+        this.thresholds = registry.thresholds;
+        this.exclusion = exclusion;
+        this.states = exclusion.states;
         this.exceptionLevel = exceptionLevel;
         this.contexts = new ThreadContexts(provider);
     }
@@ -49,19 +66,32 @@ final class TraceWriter implements CallHandler {
         if (level == 0 || !provider.isEnabled(level)) { // 0: pushed out of the method budget
             return 0L;
         }
+        byte state = states[methodId];
+        if (state == AdaptiveExclusion.EXCLUDED) {
+            return 0L;
+        }
         ThreadContext c = contexts.current();
         if (c.busy || c.depth >= ThreadContext.MAX_DEPTH) {
             return 0L;
         }
         c.busy = true;
         try {
-            nameThread(c);
-            int parent = c.depth > 0 ? c.instanceIds[c.depth - 1] : 0;
-            int instanceId = provider.newInstanceId(c.scratch, CALL);
-            provider.writeSmall(c.scratch, EventType.START, level, CALL, instanceId, parent == 0 ? -1 : CALL, parent,
-                    methodId & 0xFFFFFFFFL, START_PAYLOAD);
-            int depth = c.push(instanceId, methodId, level);
-            return ((long) instanceId << 32) | (long) c.slot << 16 | depth;
+            boolean thresholded = thresholds[methodId] > 0;
+            boolean timed = thresholded || state == AdaptiveExclusion.OBSERVING;
+            int flags = timed ? ThreadContext.TIMED : 0;
+            int instanceId = 0;
+            if (!thresholded) {
+                nameThread(c);
+                int parent = c.depth > 0 ? instanceIdAt(c, c.depth - 1) : 0;
+                instanceId = provider.newInstanceId(c.scratch, CALL);
+                provider.writeSmall(c.scratch, EventType.START, level, CALL, instanceId, parent == 0 ? -1 : CALL, parent,
+                        methodId & 0xFFFFFFFFL, START_PAYLOAD);
+                flags |= ThreadContext.START_WRITTEN;
+            }
+            // After the START: adaptive exclusion times the method, not the agent's own write.
+            long now = timed ? System.nanoTime() : 0L;
+            int depth = c.push(instanceId, methodId, level, now, flags);
+            return ((long) c.tags[depth - 1] << 32) | (long) c.slot << 16 | depth;
         } finally {
             c.busy = false;
         }
@@ -74,15 +104,39 @@ final class TraceWriter implements CallHandler {
             return;
         }
         int depth = (int) token & 0xFFFF;
-        int instanceId = (int) (token >>> 32);
-        if (depth < 1 || depth > c.depth || c.instanceIds[depth - 1] != instanceId) {
+        if (depth < 1 || depth > c.depth || c.tags[depth - 1] != (int) (token >>> 32)) {
             return; // a token of an earlier session or of a frame already unwound
         }
         c.busy = true;
         try {
-            c.depth = depth - 1; // also drops frames above whose exits never ran
-            int parent = depth > 1 ? c.instanceIds[depth - 2] : 0;
-            int level = c.levels[depth - 1];
+            int frame = depth - 1;
+            int flags = c.flags[frame];
+            c.depth = frame; // also drops frames above whose exits never ran
+            long duration = 0L;
+            if ((flags & ThreadContext.TIMED) != 0) {
+                duration = System.nanoTime() - c.entryTimes[frame];
+                if (states[methodId] == AdaptiveExclusion.OBSERVING) {
+                    long threshold = thresholds[methodId];
+                    if (threshold > 0 && duration >= threshold) {
+                        exclusion.keep(methodId);
+                    } else if (exclusion.observe(methodId, duration)) {
+                        writeExclusion(c, methodId);
+                    }
+                }
+            }
+            int instanceId = c.instanceIds[frame];
+            if ((flags & ThreadContext.START_WRITTEN) == 0) {
+                if (instanceId == 0 && duration < thresholds[methodId]) {
+                    return; // under the threshold and nothing inside it was written: forgotten
+                }
+                nameThread(c);
+                instanceId = instanceIdAt(c, frame);
+                int parent = frame > 0 ? c.instanceIds[frame - 1] : 0;
+                provider.writeSmallAt(c.scratch, c.entryTimes[frame], EventType.START, c.levels[frame], CALL, instanceId,
+                        parent == 0 ? -1 : CALL, parent, methodId & 0xFFFFFFFFL, START_PAYLOAD);
+            }
+            int parent = frame > 0 ? c.instanceIds[frame - 1] : 0;
+            int level = c.levels[frame];
             if (thrown != null && exceptionLevel < level) {
                 level = exceptionLevel;
             }
@@ -100,6 +154,22 @@ final class TraceWriter implements CallHandler {
         } finally {
             c.busy = false;
         }
+    }
+
+    /**
+     * The instance id of the open frame at index {@code frame}, allocated now if it has none yet,
+     * together with those of the frames below it that have none (see ThreadContext): every frame
+     * given an id here will be written at its exit.
+     */
+    private int instanceIdAt(ThreadContext c, int frame) {
+        int first = frame;
+        while (first >= 0 && c.instanceIds[first] == 0) {
+            first--;
+        }
+        for (int i = first + 1; i <= frame; i++) {
+            c.instanceIds[i] = provider.newInstanceId(c.scratch, CALL);
+        }
+        return c.instanceIds[frame];
     }
 
     @Override
@@ -120,8 +190,9 @@ final class TraceWriter implements CallHandler {
             int methodId;
             int parent;
             if (c.depth > 0) {
-                // Same instance as the enclosing call, as ETW's TraceEventInstance wants for its checkpoints.
-                instanceId = c.instanceIds[c.depth - 1];
+                // Same instance as the enclosing call, as ETW's TraceEventInstance wants for its checkpoints;
+                // taking its id makes the enclosing calls be written even when under their threshold.
+                instanceId = instanceIdAt(c, c.depth - 1);
                 methodId = c.methodIds[c.depth - 1];
                 parent = c.depth > 1 ? c.instanceIds[c.depth - 2] : 0;
             } else {
@@ -136,6 +207,18 @@ final class TraceWriter implements CallHandler {
         } finally {
             c.busy = false;
         }
+    }
+
+    /** The MethodExclusion event of a method adaptive exclusion just excluded (level 0: kept by any enabled session). */
+    private void writeExclusion(ThreadContext c, int methodId) {
+        nameThread(c);
+        ByteBuffer p = c.scratch.payload(20 + Payloads.utf16zBytes(JetwSchema.EXCLUSION_HOT_SHORT));
+        p.putInt(methodId);
+        p.putInt(exclusion.callsObserved(methodId));
+        p.putInt(exclusion.slowCalls(methodId));
+        p.putLong(AdaptiveExclusion.SHORT_NANOS);
+        Payloads.putUtf16z(p, JetwSchema.EXCLUSION_HOT_SHORT);
+        provider.write(c.scratch, EventType.INFO, 0, JetwSchema.METHOD_EXCLUSION_INDEX, 0, -1, 0);
     }
 
     /** Thread DC_START once per thread, on its first event; also when ended threads' contexts are dropped. */

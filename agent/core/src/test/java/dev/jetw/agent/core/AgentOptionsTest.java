@@ -42,6 +42,35 @@ class AgentOptionsTest {
         assertNull(o.command);
         assertTrue(o.rules.isEmpty());
         assertTrue(o.excludes.isEmpty());
+        assertEquals(0L, o.thresholdNanos, "every call is written unless a threshold is set");
+        assertTrue(o.adaptive, "adaptive exclusion is on by default");
+        assertEquals(20, o.uninstrumentRate, "excluded methods lose their advice, 20 classes a second at most");
+    }
+
+    @Test
+    void thresholdsGlobalAndPerRuleInEitherSuffixOrder() {
+        AgentOptions o = AgentOptions.parse("threshold=2.5ms,include=org.h2.**;com.acme.**@verbose@500us;com.acme.Io@10ms@warning;"
+                + "com.acme.All@0,annotation=com.acme.Timed@1s,adaptive=FALSE");
+        assertEquals(2_500_000L, o.thresholdNanos);
+        assertFalse(o.adaptive);
+        assertEquals("[org.h2.**@4@2500us, com.acme.**@5@500us, com.acme.Io@3@10ms, com.acme.All@4, @com.acme.Timed@4@1s]",
+                o.rules.toString());
+        assertEquals(0L, o.rules.get(3).thresholdNanos, "@0 turns the global threshold off for one rule");
+    }
+
+    @Test
+    void badThresholdsNameTheOption() {
+        String allowed = "allowed: a duration such as 0, 500us, 1ms, 2.5ms or 1s (units ns, us, ms, s; at most 1 hour)";
+        assertMessage("threshold=5: " + allowed, "threshold=5");
+        assertMessage("threshold=-1ms: " + allowed, "threshold=-1ms");
+        assertMessage("threshold=2h: " + allowed, "threshold=2h");
+        assertMessage("include=a.B@1ms@2ms: a rule takes at most one @threshold", "include=a.B@1ms@2ms");
+        assertMessage("include=a.B@1x: allowed after '@': a level (critical, error, warning, information, verbose or 1-255) "
+                + "and/or a threshold (0, 500us, 1ms, 1s)", "include=a.B@1x");
+        assertMessage("adaptive=maybe: allowed: true, false", "adaptive=maybe");
+        assertMessage("uninstrumentRate=-1: allowed: a whole number of classes per second from 0 (keep the advice) to 1000",
+                "uninstrumentRate=-1");
+        assertEquals(0, AgentOptions.parse("uninstrumentRate=0").uninstrumentRate);
     }
 
     @Test
@@ -109,11 +138,13 @@ class AgentOptionsTest {
         assertMessage("backend=dos: allowed: windows, portable, auto", "backend=dos");
         assertMessage("maxMethods=0: allowed: a whole number from 1 to 1000000", "maxMethods=0");
         assertMessage("bootstrap=yes: allowed: true, false", "bootstrap=yes");
-        assertMessage("include=com.acme.**@shouty: allowed: critical, error, warning, information, verbose or 1-255 after '@'", "include=com.acme.**@shouty");
+        assertMessage("include=com.acme.**@shouty: allowed after '@': a level (critical, error, warning, information, verbose or 1-255) "
+                + "and/or a threshold (0, 500us, 1ms, 1s)", "include=com.acme.**@shouty");
         assertMessage("exclude=com.a.*@verbose: an exclude takes no @level; allowed: a package, class or class#method glob", "exclude=com.a.*@verbose");
         assertMessage("include=com acme: ' ' is not allowed in a pattern; allowed: Java names, '.', '$', '*', '**', '?'", "include=com acme");
         assertMessage("include=a#b#c: at most one '#' (class#method) is allowed", "include=a#b#c");
-        assertMessage("annotation=com..X: allowed: a fully qualified annotation name, optionally @level (com.acme.Timed@verbose)", "annotation=com..X");
+        assertMessage("annotation=com..X: allowed: a fully qualified annotation name, optionally @level and/or @threshold "
+                + "(com.acme.Timed@verbose@1ms)", "annotation=com..X");
         assertMessage("command=stop: allowed: attach, status, detach, dump", "command=stop");
         assertTrue(message("colour=red").startsWith("colour=red: unknown option; allowed: include, exclude,"));
         assertTrue(message("justaword").startsWith("justaword=(no value): expected key=value"), message("justaword"));

@@ -36,7 +36,7 @@ class MethodBudgetTest {
             while (!s.rules().get(group).pattern.matches(m[0], m[1])) {
                 group++;
             }
-            r.register(m[0], m[1], m[2], 4, group);
+            r.register(m[0], m[1], m[2], 4, 0L, group);
         }
         return r.instrumented();
     }
@@ -106,12 +106,12 @@ class MethodBudgetTest {
         boolean aFirst = Long.compareUnsigned(MethodBudget.rank(a + ".m()V"), MethodBudget.rank(b + ".m()V")) > 0;
         String larger = aFirst ? a : b;
         String smaller = aFirst ? b : a;
-        int id = r.register(larger, "m", "()V", 4, 0);
+        int id = r.register(larger, "m", "()V", 4, 0L, 0);
         assertEquals(1, id);
-        assertEquals(2, r.register(smaller, "m", "()V", 4, 0));
+        assertEquals(2, r.register(smaller, "m", "()V", 4, 0L, 0));
         assertEquals(0, r.levels[1], "the pushed-out method's level is off");
         assertEquals(4, r.levels[2]);
-        assertEquals(0, r.register(larger, "m", "()V", 4, 0), "and stays out when its class is transformed again");
+        assertEquals(0, r.register(larger, "m", "()V", 4, 0L, 0), "and stays out when its class is transformed again");
         assertEquals(1, r.idOf(larger, "m", "()V"), "its id still names it");
         assertEquals(2, r.idCount());
         assertEquals(1, r.count());

@@ -72,7 +72,7 @@ class MofSchemaTest {
     @Test
     void everyClassUsesTheQualifierFormOfMicrosoftsClassicSchemaSamples() {
         Map<String, MofClass> classes = parse(MofSchema.generate());
-        assertEquals(9, classes.size(), classes.keySet().toString());
+        assertEquals(11, classes.size(), classes.keySet().toString());
         for (MofClass c : classes.values()) {
             assertTrue(c.qualifiers.startsWith("dynamic: ToInstance, "), c.name + ": [" + c.qualifiers + "]");
         }
@@ -92,7 +92,7 @@ class MofSchemaTest {
         assertEquals("EventTrace", provider.parent);
         assertEquals(JetwSchema.CONTROL_GUID, guidOf(provider));
         List<UUID> eventClassGuids = new ArrayList<>();
-        for (String name : new String[] {"Jetw_MethodCall", "Jetw_Method", "Jetw_Thread"}) {
+        for (String name : new String[] {"Jetw_MethodCall", "Jetw_Method", "Jetw_Thread", "Jetw_MethodExclusion"}) {
             assertEquals("Jetw", classes.get(name).parent);
             eventClassGuids.add(guidOf(classes.get(name)));
         }

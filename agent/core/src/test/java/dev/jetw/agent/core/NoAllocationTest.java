@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import testapp.Hot;
+import testapp.Quick;
 
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -66,7 +67,8 @@ class NoAllocationTest {
     @Test
     void tracedCallsAndCheckpointsAllocateNothingAfterWarmUp() {
         CountingBackend backend = new CountingBackend();
-        String reply = AgentMain.run("file=" + dir.resolve("t.etl") + ",include=testapp.Hot", AgentHarness.inst(), backend);
+        // adaptive=false: Hot's methods are hot and short, and would otherwise stop emitting after their first calls.
+        String reply = AgentMain.run("file=" + dir.resolve("t.etl") + ",include=testapp.Hot,adaptive=false", AgentHarness.inst(), backend);
         assertTrue(reply.startsWith("jetw agent attached"), reply);
         Hot hot = new Hot();
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -86,5 +88,33 @@ class NoAllocationTest {
         assertEquals(20_000L * 8, writes, "3 START + 3 END + 2 CHECKPOINT per iteration were written");
         // 160,000 events; a single allocation per event would be >= 16 bytes each. Allow the counter's own noise.
         assertTrue(allocated < 4096, "allocated " + allocated + " bytes for " + writes + " events (sink " + sink + ")");
+    }
+
+    @Test
+    void callsUnderTheThresholdAllocateAndWriteNothing() {
+        CountingBackend backend = new CountingBackend();
+        String reply = AgentMain.run("file=" + dir.resolve("t.etl") + ",include=testapp.Quick@1s,adaptive=false",
+                AgentHarness.inst(), backend);
+        assertTrue(reply.startsWith("jetw agent attached"), reply);
+        Quick quick = new Quick();
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().getId();
+        long sink = 0;
+        for (int i = 0; i < 20_000; i++) {
+            sink += quick.outer(i);
+        }
+        long writesBefore = backend.writes;
+        int idsBefore = backend.ids;
+        long before = mx.getThreadAllocatedBytes(tid);
+        for (int i = 0; i < 20_000; i++) {
+            sink += quick.outer(i);
+        }
+        long allocated = mx.getThreadAllocatedBytes(tid) - before;
+        long writes = backend.writes - writesBefore;
+        int ids = backend.ids - idsBefore;
+        AgentHarness.detach();
+        assertEquals(0L, writes, "60,000 calls under the 1 s threshold wrote nothing");
+        assertEquals(0, ids, "and took no instance id");
+        assertTrue(allocated < 4096, "allocated " + allocated + " bytes for 60,000 thresholded calls (sink " + sink + ")");
     }
 }

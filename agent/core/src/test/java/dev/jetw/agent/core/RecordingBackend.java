@@ -35,6 +35,8 @@ final class RecordingBackend implements EtwBackend {
         final int parentClassIndex;
         final int parentInstanceId;
         final byte[] payload;
+        /** The System.nanoTime() reading given to writeAt/writeSmallAt; {@link #NO_CALLER_TIME} for a plain write (ETW stamps it). */
+        long callerNanoTime = NO_CALLER_TIME;
 
         Event(long threadId, int type, int level, int classIndex, int instanceId, int parentClassIndex, int parentInstanceId, byte[] payload) {
             this.threadId = threadId;
@@ -47,6 +49,8 @@ final class RecordingBackend implements EtwBackend {
             this.payload = payload;
         }
     }
+
+    static final long NO_CALLER_TIME = Long.MIN_VALUE;
 
     final List<Event> events = Collections.synchronizedList(new ArrayList<>());
     final AtomicInteger instanceIds = new AtomicInteger();
@@ -143,6 +147,28 @@ final class RecordingBackend implements EtwBackend {
                 events.add(new Event(Thread.currentThread().getId(), type, level, classIndex, instanceId, parentClassIndex,
                         parentInstanceId, bytes));
                 return Win32Error.SUCCESS;
+            }
+
+            @Override
+            public int writeAt(EventScratch scratch, long nanoTime, int type, int level, int version, int classIndex,
+                               int instanceId, int parentClassIndex, int parentInstanceId) {
+                int code = write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
+                if (code == Win32Error.SUCCESS) {
+                    synchronized (events) {
+                        events.get(events.size() - 1).callerNanoTime = nanoTime;
+                    }
+                }
+                return code;
+            }
+
+            @Override
+            public int writeSmallAt(EventScratch scratch, long nanoTime, int type, int level, int version, int classIndex,
+                                    int instanceId, int parentClassIndex, int parentInstanceId, long payload, int length) {
+                ByteBuffer p = scratch.payload(length);
+                for (int i = 0; i < length; i++) {
+                    p.put((byte) (payload >>> (8 * i)));
+                }
+                return writeAt(scratch, nanoTime, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
             }
 
             @Override

@@ -1,0 +1,112 @@
+package dev.jetw.agent.core;
+
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Removes the advice of methods adaptive exclusion excluded: once a second, on its own daemon
+ * thread (never an application thread), it marks newly excluded methods uninstrumented and
+ * retransforms at most {@code classesPerSecond} of their classes, so that an excluded call no
+ * longer pays the dispatcher call and the JIT sees the method's original, small body again. Calls
+ * running in the old code when a class is retransformed still write their END. Rate: option
+ * uninstrumentRate (docs/agent-options.md).
+ */
+final class ExcludedMethodRemover implements Runnable {
+
+    static final int DEFAULT_CLASSES_PER_SECOND = 20;
+
+    private final AdaptiveExclusion exclusion;
+    private final MethodRegistry registry;
+    private final Instrumenter instrumenter;
+    private final Instrumentation inst;
+    private final int classesPerSecond;
+    /** Index = method id: already marked (only this class's thread reads and writes it). */
+    private final boolean[] handled;
+    /** Class names waiting for their retransformation, in the order their methods were excluded. */
+    private final Set<String> pending = new LinkedHashSet<>();
+    private volatile boolean stopped;
+    private volatile int classesRetransformed;
+    private Thread thread;
+
+    ExcludedMethodRemover(AdaptiveExclusion exclusion, MethodRegistry registry, Instrumenter instrumenter, Instrumentation inst,
+                          int maxMethods, int classesPerSecond) {
+        this.exclusion = exclusion;
+        this.registry = registry;
+        this.instrumenter = instrumenter;
+        this.inst = inst;
+        this.classesPerSecond = classesPerSecond;
+        this.handled = new boolean[maxMethods + 1];
+    }
+
+    void start() {
+        thread = new Thread(this, "jetw-uninstrument");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Stops the thread and waits for a retransformation in progress (before detach restores the classes). */
+    void stop() {
+        stopped = true;
+        Thread t = thread;
+        if (t != null && t != Thread.currentThread()) {
+            t.interrupt();
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    int classesRetransformed() {
+        return classesRetransformed;
+    }
+
+    @Override
+    public void run() {
+        while (!stopped) {
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (!stopped) {
+                step();
+            }
+        }
+    }
+
+    /** One second's work: mark what was excluded since the last step, retransform up to the rate's classes. */
+    void step() {
+        int n = registry.count();
+        for (int id = 1; id <= n; id++) {
+            if (!handled[id] && exclusion.states[id] == AdaptiveExclusion.EXCLUDED) {
+                handled[id] = true;
+                registry.uninstrument(id);
+                pending.add(registry.entry(id).className);
+            }
+        }
+        if (pending.isEmpty()) {
+            return;
+        }
+        Set<String> names = new HashSet<>();
+        for (Iterator<String> it = pending.iterator(); it.hasNext() && names.size() < classesPerSecond; ) {
+            names.add(it.next());
+            it.remove();
+        }
+        List<Class<?>> classes = new ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (names.contains(c.getName()) && inst.isModifiableClass(c)) {
+                classes.add(c);
+            }
+        }
+        if (!classes.isEmpty() && instrumenter.retransform(classes.toArray(new Class<?>[0]))) {
+            classesRetransformed += classes.size();
+        }
+    }
+}

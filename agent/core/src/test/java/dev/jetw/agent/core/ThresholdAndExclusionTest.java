@@ -1,0 +1,268 @@
+package dev.jetw.agent.core;
+
+import dev.jetw.etl.JetwSchema;
+import dev.jetw.etw.EventType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import testapp.Getters;
+import testapp.Sleepy;
+
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.nio.ByteBuffer;
+import java.security.ProtectionDomain;
+import java.util.concurrent.atomic.AtomicReference;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The duration threshold and adaptive exclusion, through the recording backend (which keeps the
+ * caller-set time of writeSmallAt, the time a Windows session receives with WNODE_FLAG_USE_TIMESTAMP).
+ * Timing margins are generous: 60/80 ms sleeps against a 30 ms threshold and calls of nanoseconds.
+ */
+class ThresholdAndExclusionTest {
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void detach() {
+        AgentHarness.detachQuietly();
+    }
+
+    private static ByteBuffer le(byte[] payload) {
+        return ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Method names ("Sleepy.pause") by id, from the Method DC_START rundown. */
+    private static Map<Integer, String> methodNames(List<RecordingBackend.Event> events) {
+        Map<Integer, String> names = new HashMap<>();
+        for (RecordingBackend.Event e : events) {
+            if (e.classIndex == JetwSchema.METHOD_INDEX && e.type == EventType.DC_START) {
+                ByteBuffer p = le(e.payload);
+                int id = p.getInt();
+                String cls = TraceModel.utf16z(p);
+                names.put(id, cls.substring(cls.lastIndexOf('.') + 1) + "." + TraceModel.utf16z(p));
+            }
+        }
+        return names;
+    }
+
+    private static List<RecordingBackend.Event> calls(List<RecordingBackend.Event> events, int type) {
+        List<RecordingBackend.Event> out = new ArrayList<>();
+        for (RecordingBackend.Event e : events) {
+            if (e.classIndex == JetwSchema.METHOD_CALL_INDEX && e.type == type) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void thresholdWritesExactlyTheSlowCallsWithEntryTimesAndWholeTrees() {
+        RecordingBackend b = new RecordingBackend();
+        AgentHarness.attach(b, dir, "include=testapp.Sleepy,threshold=30ms");
+        long before = System.nanoTime();
+        new Sleepy().run();
+        AgentHarness.detach();
+        List<RecordingBackend.Event> events = b.snapshot();
+        Map<Integer, String> names = methodNames(events);
+
+        Map<Integer, RecordingBackend.Event> startById = new HashMap<>();
+        List<String> started = new ArrayList<>();
+        for (RecordingBackend.Event s : calls(events, EventType.START)) {
+            startById.put(s.instanceId, s);
+            started.add(names.get(le(s.payload).getInt()));
+        }
+        // Record order: a thresholded call's START is written at its exit, after everything inside it.
+        assertEquals(Arrays.asList("Sleepy.pause", "Sleepy.pause", "Sleepy.slowInner", "Sleepy.slowOuter",
+                "Sleepy.checkpointed", "Sleepy.run"), started, "the slow calls and the checkpointed one; no call of fast()");
+        List<RecordingBackend.Event> ends = calls(events, EventType.END);
+        assertEquals(started.size(), ends.size());
+        for (RecordingBackend.Event end : ends) {
+            RecordingBackend.Event start = startById.get(end.instanceId);
+            assertEquals(start.parentInstanceId, end.parentInstanceId, "START and END agree on the parent");
+            assertEquals(RecordingBackend.NO_CALLER_TIME, end.callerNanoTime, "an END is stamped when written");
+        }
+
+        RecordingBackend.Event run = only(startById, names, "Sleepy.run");
+        RecordingBackend.Event outer = only(startById, names, "Sleepy.slowOuter");
+        RecordingBackend.Event inner = only(startById, names, "Sleepy.slowInner");
+        RecordingBackend.Event checkpointed = only(startById, names, "Sleepy.checkpointed");
+        assertEquals(0, run.parentInstanceId);
+        assertEquals(run.instanceId, outer.parentInstanceId);
+        assertEquals(outer.instanceId, inner.parentInstanceId);
+        assertEquals(run.instanceId, checkpointed.parentInstanceId);
+        List<Integer> pauseParents = new ArrayList<>();
+        for (RecordingBackend.Event s : startById.values()) {
+            if (names.get(le(s.payload).getInt()).equals("Sleepy.pause")) {
+                pauseParents.add(s.parentInstanceId);
+            }
+        }
+        pauseParents.sort(null);
+        List<Integer> expectedParents = new ArrayList<>(Arrays.asList(outer.instanceId, inner.instanceId));
+        expectedParents.sort(null);
+        assertEquals(expectedParents, pauseParents);
+
+        // Entry times: each START carries the clock reading of its call's entry.
+        assertTrue(before <= run.callerNanoTime && run.callerNanoTime <= outer.callerNanoTime);
+        assertTrue(outer.callerNanoTime <= Sleepy.slowOuterBegan, "slowOuter's START is its entry, before its body");
+        assertTrue(Sleepy.slowOuterBegan <= inner.callerNanoTime && inner.callerNanoTime <= Sleepy.slowInnerBegan,
+                "slowInner's START is its entry: after slowOuter's body began, before its own body");
+        assertTrue(inner.callerNanoTime - outer.callerNanoTime >= 60_000_000L, "the 60 ms pause lies between them");
+
+        List<RecordingBackend.Event> checkpoints = calls(events, EventType.CHECKPOINT);
+        assertEquals(1, checkpoints.size());
+        assertEquals(checkpointed.instanceId, checkpoints.get(0).instanceId, "the checkpoint names its (written) enclosing call");
+    }
+
+    private static RecordingBackend.Event only(Map<Integer, RecordingBackend.Event> starts, Map<Integer, String> names, String method) {
+        RecordingBackend.Event found = null;
+        for (RecordingBackend.Event s : starts.values()) {
+            if (names.get(le(s.payload).getInt()).equals(method)) {
+                assertEquals(null, found, "one call of " + method);
+                found = s;
+            }
+        }
+        assertTrue(found != null, method + " written");
+        return found;
+    }
+
+    @Test
+    void adaptiveExclusionStopsAHotGetterNotASlowMethodAndSaysSo() {
+        RecordingBackend b = new RecordingBackend();
+        AgentHarness.attach(b, dir, "include=testapp.Getters");
+        Getters g = new Getters();
+        long sum = 0;
+        for (int i = 0; i < 3 * AdaptiveExclusion.WINDOW; i++) {
+            sum += g.value();
+        }
+        for (int i = 0; i < AdaptiveExclusion.WINDOW + 100; i++) {
+            sum += g.spin();
+        }
+        String status = AgentMain.run("command=status", AgentHarness.inst(), null);
+        AgentHarness.detach();
+        List<RecordingBackend.Event> events = b.snapshot();
+        Map<Integer, String> names = methodNames(events);
+
+        Map<String, Integer> startsPerMethod = new HashMap<>();
+        for (RecordingBackend.Event s : calls(events, EventType.START)) {
+            startsPerMethod.merge(names.get(le(s.payload).getInt()), 1, Integer::sum);
+        }
+        assertEquals(AdaptiveExclusion.WINDOW, (int) startsPerMethod.get("Getters.value"),
+                "the getter wrote its observed calls, then nothing (sum " + sum + ")");
+        assertEquals(AdaptiveExclusion.WINDOW + 100, (int) startsPerMethod.get("Getters.spin"), "every call of the slow method");
+
+        List<RecordingBackend.Event> exclusions = new ArrayList<>();
+        for (RecordingBackend.Event e : events) {
+            if (e.classIndex == JetwSchema.METHOD_EXCLUSION_INDEX) {
+                exclusions.add(e);
+            }
+        }
+        assertEquals(1, exclusions.size(), "one exclusion event: the getter's");
+        RecordingBackend.Event x = exclusions.get(0);
+        assertEquals(EventType.INFO, x.type);
+        assertEquals(0, x.level);
+        ByteBuffer p = le(x.payload);
+        assertEquals("Getters.value", names.get(p.getInt()));
+        assertEquals(AdaptiveExclusion.WINDOW, p.getInt(), "calls observed");
+        assertTrue(p.getInt() <= AdaptiveExclusion.SLOW_ALLOWED, "long calls within the allowance");
+        assertEquals(AdaptiveExclusion.SHORT_NANOS, p.getLong());
+        assertEquals(JetwSchema.EXCLUSION_HOT_SHORT, TraceModel.utf16z(p));
+        assertEquals(x.payload.length, p.position());
+        assertTrue(status.contains("methods excluded:    1 (adaptive: hot and short)"), status);
+    }
+
+    @Test
+    void excludedMethodsLoseTheirAdviceByRetransformation() throws Exception {
+        RecordingBackend b = new RecordingBackend();
+        AgentHarness.attach(b, dir, "include=testapp.Getters");
+        // A transformer registered after the agent's sees the agent's output when Getters is retransformed.
+        AtomicReference<byte[]> lastBytes = new AtomicReference<>();
+        ClassFileTransformer capture = new ClassFileTransformer() {
+            @Override
+            public byte[] transform(ClassLoader loader, String name, Class<?> cls, ProtectionDomain pd, byte[] bytes) {
+                if ("testapp/Getters".equals(name)) {
+                    lastBytes.set(bytes.clone());
+                }
+                return null;
+            }
+        };
+        AgentHarness.inst().addTransformer(capture, true);
+        try {
+            Getters g = new Getters();
+            for (int i = 0; i < 2 * AdaptiveExclusion.WINDOW; i++) {
+                g.value();
+            }
+            String status = "";
+            // Waits for the remover's once-a-second step (a condition, not a timing assertion).
+            for (int i = 0; i < 300 && !status.contains(", 1 classes retransformed without their advice"); i++) {
+                Thread.sleep(100);
+                status = AgentMain.run("command=status", AgentHarness.inst(), null);
+            }
+            assertTrue(status.contains("methods excluded:    1 (adaptive: hot and short), 1 classes retransformed without their advice"),
+                    status);
+            byte[] bytes = lastBytes.get();
+            assertTrue(bytes != null, "Getters was retransformed");
+            assertEquals(false, callsDispatcher(bytes, "value"), "the excluded getter has its original body again");
+            assertEquals(true, callsDispatcher(bytes, "spin"), "the other method keeps its advice");
+            g.spin();
+        } finally {
+            AgentHarness.inst().removeTransformer(capture);
+        }
+        AgentHarness.detach();
+        Map<Integer, String> names = methodNames(b.snapshot());
+        long spins = calls(b.snapshot(), EventType.END).stream().filter(e -> names.get(le(e.payload).getInt()).equals("Getters.spin")).count();
+        assertEquals(1L, spins, "the retransformed class still traces its other method");
+    }
+
+    /** Whether method {@code name} of the class file calls the jetw Dispatcher (has the advice). */
+    private static boolean callsDispatcher(byte[] classFile, String name) {
+        boolean[] found = {false};
+        new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String method, String desc, String signature, String[] exceptions) {
+                if (!method.equals(name)) {
+                    return null;
+                }
+                return new MethodVisitor(Opcodes.ASM9) {
+                    @Override
+                    public void visitMethodInsn(int opcode, String owner, String m, String d, boolean itf) {
+                        if (owner.equals("dev/jetw/bootstrap/Dispatcher")) {
+                            found[0] = true;
+                        }
+                    }
+                };
+            }
+        }, 0);
+        return found[0];
+    }
+
+    @Test
+    void adaptiveFalseKeepsEveryCall() {
+        RecordingBackend b = new RecordingBackend();
+        AgentHarness.attach(b, dir, "include=testapp.Getters,adaptive=false");
+        Getters g = new Getters();
+        for (int i = 0; i < 2 * AdaptiveExclusion.WINDOW; i++) {
+            g.value();
+        }
+        AgentHarness.detach();
+        assertEquals(2 * AdaptiveExclusion.WINDOW, calls(b.snapshot(), EventType.START).size());
+        for (RecordingBackend.Event e : b.snapshot()) {
+            assertTrue(e.classIndex != JetwSchema.METHOD_EXCLUSION_INDEX, "no exclusion");
+        }
+    }
+}

@@ -1,0 +1,356 @@
+package dev.jetw.bench.real;
+
+import dev.jetw.etl.EtlReader;
+import dev.jetw.etl.EtlRecord;
+import dev.jetw.etl.JetwSchema;
+import dev.jetw.etw.EventType;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The real-workload figures of BENCHMARKS.md: {@link ShopApp} (H2 + Jackson) with no agent and
+ * under the agent with the whole H2 library included, paired (each agent run next to a no-agent
+ * run, so they share the machine's drift). Usage, from the repository root after
+ * {@code mvn -o -q package -pl benchmarks,agent/dist -am -DskipTests}:
+ *
+ * <pre>java -cp benchmarks/target/benchmarks.jar dev.jetw.bench.real.RealWorkloadRun agent/dist/target/jetw-agent.jar [startup] [attach] [compare]</pre>
+ *
+ * <ul>
+ * <li>{@code startup}: one child JVM per run, {@code -javaagent} from the start, {@code rounds} rounds;</li>
+ * <li>{@code attach}: per pair a child JVM warmed by {@code warm} rounds, then {@code measure} rounds
+ *     without agent, attach, {@code measure} rounds attached, detach (a fresh JVM per pair: after a
+ *     detach the application does not return to its earlier speed within the run, issue 11 item 6);</li>
+ * <li>{@code compare}: the calls of at least {@code threshold} in a run with that threshold, against
+ *     the calls of at least that long in a run recording every call (adaptive=false) into a big file.</li>
+ * </ul>
+ * System properties: pairs (3), rounds (60), warm (100), measure (40), threshold (1ms), compareRounds (2), configs
+ * (a '|'-separated list of extra option sets to measure next to the defaults). Every run prints the
+ * agent's stop line and checks it against the file: events written = events in the file, so loss is
+ * never silent; the checksum must be the same in every run.
+ */
+public final class RealWorkloadRun {
+
+    private static final Pattern RESULT = Pattern.compile("rounds (\\d+) ms (\\d+) checksum ([0-9a-f]+)");
+    private static final Pattern STOP = Pattern.compile("(\\d+) events written, (\\d+) dropped, (\\S+) lost");
+
+    private final Path agent;
+    private final Path classpath;
+    private final Path dir;
+    private final int pairs = Integer.getInteger("pairs", 3);
+    private String checksum;
+
+    private RealWorkloadRun(Path agent) throws IOException {
+        this.agent = agent.toAbsolutePath();
+        this.classpath = Paths.get(RealWorkloadRun.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+        this.dir = Files.createTempDirectory("jetw-real");
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            System.err.println("usage: RealWorkloadRun AGENT_JAR [startup] [attach] [compare]");
+            System.exit(2);
+        }
+        RealWorkloadRun run = new RealWorkloadRun(Paths.get(args[0]));
+        List<String> what = new ArrayList<>();
+        for (int i = 1; i < args.length; i++) {
+            what.add(args[i]);
+        }
+        if (what.isEmpty()) {
+            what.add("startup");
+            what.add("attach");
+        }
+        Map<String, String> configs = new LinkedHashMap<>();
+        configs.put("include=org.h2.** (defaults)", "include=org.h2.**");
+        String extra = System.getProperty("configs", "");
+        for (String c : extra.split("\\|")) {
+            if (!c.isEmpty()) {
+                configs.put(c, c);
+            }
+        }
+        System.out.println("java " + System.getProperty("java.version") + ", " + Runtime.getRuntime().availableProcessors() + " CPUs");
+        if (what.contains("startup")) {
+            run.startup(configs);
+        }
+        if (what.contains("attach")) {
+            run.attach(configs);
+        }
+        if (what.contains("compare")) {
+            run.compare(System.getProperty("threshold", "1ms"));
+        }
+    }
+
+    /** What one measured run gave. */
+    private static final class Run {
+        long millis;
+        String stopLine;
+        long written = -1;
+        long dropped;
+        String lost = "-";
+        long inFile = -1;
+    }
+
+    private void startup(Map<String, String> configs) throws Exception {
+        int rounds = Integer.getInteger("rounds", 60);
+        System.out.println("== start-up: " + rounds + " rounds from JVM start, " + pairs + " pairs");
+        Map<String, List<Run>> runs = new LinkedHashMap<>();
+        runs.put("no agent", new ArrayList<>());
+        for (String name : configs.keySet()) {
+            runs.put(name, new ArrayList<>());
+        }
+        for (int p = 0; p < pairs; p++) {
+            runs.get("no agent").add(child(null, rounds));
+            int i = 0;
+            for (Map.Entry<String, String> c : configs.entrySet()) {
+                Path etl = dir.resolve("startup-" + p + "-" + i++ + ".etl");
+                Run r = child(c.getValue() + ",backend=portable,file=" + etl, rounds);
+                count(r, etl);
+                runs.get(c.getKey()).add(r);
+                Files.deleteIfExists(etl);
+            }
+        }
+        table(runs, "ms for " + rounds + " rounds");
+    }
+
+    private Run child(String agentOptions, int rounds) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        if (agentOptions != null) {
+            cmd.add("-javaagent:" + agent + "=" + agentOptions);
+        }
+        cmd.add("-cp");
+        cmd.add(classpath.toString());
+        cmd.add(ShopApp.class.getName());
+        cmd.add(Integer.toString(rounds));
+        Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        Run r = new Run();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                Matcher m = RESULT.matcher(line);
+                if (m.matches()) {
+                    r.millis = Long.parseLong(m.group(2));
+                    checksum(m.group(3));
+                } else if (line.startsWith("jetw: ") && STOP.matcher(line).find()) {
+                    stopLine(r, line);
+                } else if (!line.startsWith("jetw agent attached")) {
+                    System.out.println("  child: " + line);
+                }
+            }
+        }
+        if (proc.waitFor() != 0 || r.millis == 0) {
+            throw new IllegalStateException("child failed: " + cmd);
+        }
+        return r;
+    }
+
+    private void attach(Map<String, String> configs) throws Exception {
+        int warm = Integer.getInteger("warm", 100);
+        int measure = Integer.getInteger("measure", 40);
+        System.out.println("== attached to the warm application: per pair a fresh JVM, " + warm + " warm-up rounds, " + measure
+                + " rounds without agent, attach, " + measure + " rounds attached, detach; " + pairs + " pairs per option set");
+        Map<String, List<Run>> runs = new LinkedHashMap<>();
+        for (Map.Entry<String, String> c : configs.entrySet()) {
+            List<Run> none = runs.computeIfAbsent("no agent (" + c.getKey() + " JVMs)", k -> new ArrayList<>());
+            List<Run> with = runs.computeIfAbsent(c.getKey() + " attached", k -> new ArrayList<>());
+            for (int p = 0; p < pairs; p++) {
+                List<String> cmd = new ArrayList<>();
+                cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+                cmd.add("-cp");
+                cmd.add(classpath.toString());
+                cmd.add(ShopApp.class.getName());
+                cmd.add("serve");
+                Process app = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                PrintWriter in = new PrintWriter(app.getOutputStream(), true, StandardCharsets.UTF_8);
+                BufferedReader out = new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8));
+                in.println("pid");
+                String pid = out.readLine().substring(4);
+                command(in, out, "run " + warm);
+                none.add(command(in, out, "run " + measure));
+                Path etl = dir.resolve("attach-" + p + ".etl");
+                String reply = jetw("attach", pid, c.getValue() + ",backend=portable,file=" + etl);
+                if (!reply.startsWith("jetw agent attached")) {
+                    throw new IllegalStateException("attach failed: " + reply);
+                }
+                Run r = command(in, out, "run " + measure);
+                stopLine(r, jetw("detach", pid));
+                count(r, etl);
+                with.add(r);
+                Files.deleteIfExists(etl);
+                in.println("quit");
+                app.waitFor();
+            }
+        }
+        table(runs, "ms for " + measure + " rounds");
+    }
+
+    private Run command(PrintWriter in, BufferedReader out, String command) throws IOException {
+        in.println(command);
+        String line = out.readLine();
+        Matcher m = line == null ? null : RESULT.matcher(line);
+        if (m == null || !m.matches()) {
+            throw new IllegalStateException(command + ": " + line);
+        }
+        checksum(m.group(3));
+        Run r = new Run();
+        r.millis = Long.parseLong(m.group(2));
+        return r;
+    }
+
+    private String jetw(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-jar");
+        cmd.add(agent.toString());
+        for (String a : args) {
+            cmd.add(a);
+        }
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String reply = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        p.waitFor();
+        return reply;
+    }
+
+    /** Calls of at least the threshold: with threshold=T against a run that records every call. */
+    private void compare(String threshold) throws Exception {
+        int rounds = Integer.getInteger("compareRounds", 2);
+        long nanos = parseNanos(threshold);
+        System.out.println("== calls of at least " + threshold + " over " + rounds + " rounds from start-up");
+        Path thresholded = dir.resolve("threshold.etl");
+        Run t = child("include=org.h2.**,threshold=" + threshold + ",backend=portable,file=" + thresholded, rounds);
+        count(t, thresholded);
+        Path all = dir.resolve("all.etl");
+        // An in-memory ring of 1 GB, written at stop: nothing dropped for want of disk speed; "silent loss" below
+        // (events written but not in the file) would show an overwritten ring.
+        Run a = child("include=org.h2.**,adaptive=false,backend=portable,mode=buffering,bufferSize=1024,minBuffers=1024,maxBuffers=1024,file=" + all, rounds);
+        count(a, all);
+        Map<String, Integer> inT = slowCalls(thresholded, nanos);
+        Map<String, Integer> inAll = slowCalls(all, nanos);
+        System.out.printf(Locale.ROOT, "threshold run: %d calls >= %s written (%s; events in file %d)%n", sum(inT), threshold,
+                t.stopLine, t.inFile);
+        System.out.printf(Locale.ROOT, "record-all run: %d calls >= %s among all calls (%s; events in file %d)%n", sum(inAll),
+                threshold, a.stopLine, a.inFile);
+        int methodsOnlyInAll = 0;
+        for (String m : inAll.keySet()) {
+            if (!inT.containsKey(m)) {
+                methodsOnlyInAll++;
+            }
+        }
+        System.out.printf(Locale.ROOT, "methods with a call >= %s: %d in the threshold run, %d in the record-all run, %d only in the latter%n",
+                threshold, inT.size(), inAll.size(), methodsOnlyInAll);
+        Files.deleteIfExists(thresholded);
+        Files.deleteIfExists(all);
+    }
+
+    /** Per method id, the calls (START and END paired by thread and instance id) lasting at least {@code nanos}. */
+    private static Map<String, Integer> slowCalls(Path etl, long nanos) throws IOException {
+        Map<String, Long> starts = new HashMap<>();
+        Map<String, Integer> out = new HashMap<>();
+        try (EtlReader r = EtlReader.open(etl)) {
+            for (EtlRecord e = r.next(); e != null; e = r.next()) {
+                if (!JetwSchema.METHOD_CALL_CLASS.equals(e.guid())) {
+                    continue;
+                }
+                String key = e.threadId() + "/" + e.instanceId();
+                if (e.type() == EventType.START) {
+                    starts.put(key, e.fileTime());
+                } else if (e.type() == EventType.END) {
+                    Long s = starts.remove(key);
+                    if (s != null && (e.fileTime() - s) * 100 >= nanos) {
+                        int methodId = java.nio.ByteBuffer.wrap(e.userData()).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(0);
+                        out.merge(Integer.toString(methodId), 1, Integer::sum);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static int sum(Map<String, Integer> m) {
+        int s = 0;
+        for (int v : m.values()) {
+            s += v;
+        }
+        return s;
+    }
+
+    private static long parseNanos(String d) {
+        String[] units = {"ns", "us", "ms", "s"};
+        long[] factor = {1, 1_000, 1_000_000, 1_000_000_000};
+        for (int i = 0; i < units.length; i++) {
+            if (d.endsWith(units[i]) && (i != 3 || !d.endsWith("ms") && !d.endsWith("us") && !d.endsWith("ns"))) {
+                return Long.parseLong(d.substring(0, d.length() - units[i].length())) * factor[i];
+            }
+        }
+        throw new IllegalArgumentException("threshold " + d);
+    }
+
+    private void checksum(String c) {
+        if (checksum == null) {
+            checksum = c;
+        } else if (!checksum.equals(c)) {
+            throw new IllegalStateException("checksum " + c + " differs from " + checksum);
+        }
+    }
+
+    private static void stopLine(Run r, String line) {
+        Matcher m = STOP.matcher(line);
+        if (m.find()) {
+            r.stopLine = m.group();
+            r.written = Long.parseLong(m.group(1));
+            r.dropped = Long.parseLong(m.group(2));
+            r.lost = m.group(3);
+        }
+    }
+
+    /** Events in the file: every record but the logfile header. */
+    private static void count(Run r, Path etl) throws IOException {
+        long n = 0;
+        try (EtlReader reader = EtlReader.open(etl)) {
+            for (EtlRecord e = reader.next(); e != null; e = reader.next()) {
+                if (!e.isLogfileHeader()) {
+                    n++;
+                }
+            }
+        }
+        r.inFile = n;
+    }
+
+    private void table(Map<String, List<Run>> runs, String unit) {
+        List<Run> base = null;
+        for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
+            List<Run> rs = e.getValue();
+            if (e.getKey().startsWith("no agent")) {
+                base = rs;
+            }
+            StringBuilder ms = new StringBuilder();
+            double ratioSum = 0;
+            for (int i = 0; i < rs.size(); i++) {
+                ms.append(i == 0 ? "" : " ").append(rs.get(i).millis);
+                ratioSum += (double) base.get(i).millis / rs.get(i).millis;
+            }
+            System.out.printf(Locale.ROOT, "%-46s %s: %s; throughput vs no agent (paired mean) %.3f%n", e.getKey(), unit, ms,
+                    ratioSum / rs.size());
+            for (Run r : rs) {
+                if (r.written >= 0 || r.inFile >= 0) {
+                    System.out.printf(Locale.ROOT, "    stop line: %s; events in file %d; silent loss %d%n", r.stopLine, r.inFile,
+                            r.written - r.inFile);
+                }
+            }
+        }
+        System.out.println("checksum " + checksum + " in every run");
+    }
+}
