@@ -23,6 +23,7 @@ final class Agent {
     private final Rundown rundown;
     private final Instrumenter instrumenter;
     private final Thread shutdownHook;
+    private RuntimeEvents runtimeEvents;
     private volatile boolean stopped;
 
     private Agent(AgentOptions options, TraceSession session, Instrumentation inst) {
@@ -47,11 +48,15 @@ final class Agent {
             agent.writer.nameCurrentThread(); // also warms the write path before any class is transformed
             Dispatcher.install(agent.writer);
             agent.instrumenter.install();
+            agent.runtimeEvents = RuntimeEvents.start(session.provider, options.jvmFamilies, options.jvmThresholdNanos);
             Runtime.getRuntime().addShutdownHook(agent.shutdownHook);
             System.setProperty(ACTIVE_PROPERTY, "true");
         } catch (RuntimeException | Error e) {
             Dispatcher.install(null);
             agent.instrumenter.reset();
+            if (agent.runtimeEvents != null) {
+                agent.runtimeEvents.stop();
+            }
             session.stop();
             throw e;
         }
@@ -62,7 +67,8 @@ final class Agent {
     String startedLine() {
         return "jetw agent attached: session " + session.config.sessionName() + ", backend " + session.backend.name()
                 + ", file " + session.file() + ", " + registry.count() + " methods instrumented so far"
-                + " (classes loaded later are instrumented as they load)";
+                + " (classes loaded later are instrumented as they load), jvm events " + runtimeEvents.describe()
+                + (runtimeEvents.problem() == null ? "" : "\n" + runtimeEvents.problem());
     }
 
     /** The human-readable status: session, backend, file, methods, events, errors. */
@@ -79,6 +85,7 @@ final class Agent {
             sb.append(" (maxMethods=").append(options.maxMethods).append(" reached)");
         }
         sb.append('\n');
+        sb.append("jvm events:          ").append(runtimeEvents.describe()).append('\n');
         sb.append("threads traced:      ").append(writer.threadCount()).append('\n');
         sb.append("events written:      ").append(session.provider.eventsWritten()).append('\n');
         sb.append("events dropped:      ").append(session.provider.eventsDropped()).append('\n');
@@ -110,6 +117,7 @@ final class Agent {
                 problem = "restoring classes failed: " + e;
             }
         }
+        runtimeEvents.stop(); // before the session stops: JFR's last events still go in
         rundown.writeEnds();
         if (Dispatcher.handler() == writer) {
             Dispatcher.install(null);

@@ -12,9 +12,11 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The agent's option string, parsed and validated: {@code key=value} pairs separated by commas,
@@ -40,6 +42,10 @@ final class AgentOptions {
     final String command;
     /** Where a command writes its report; null to print it. */
     final Path out;
+    /** The JVM runtime event families ({@code jvm=}), in JvmEventSchema.FAMILIES order; empty for {@code jvm=none}. */
+    final Set<String> jvmFamilies;
+    /** {@code jvmThreshold=}: shortest contention, park, I/O, compilation or safepoint written, in ns. */
+    final long jvmThresholdNanos;
 
     private AgentOptions(Parser p, SessionConfig session) {
         this.session = session;
@@ -59,6 +65,8 @@ final class AgentOptions {
         this.verbose = p.verbose;
         this.command = p.command;
         this.out = p.out;
+        this.jvmFamilies = Collections.unmodifiableSet(p.jvm);
+        this.jvmThresholdNanos = p.jvmThresholdNanos;
     }
 
     /** Parses {@code key=value,...}; {@code config=PATH} entries come first, the string's own override them. */
@@ -85,7 +93,9 @@ final class AgentOptions {
      */
     static List<String[]> tokenize(String text) {
         List<String[]> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : SessionConfigParser.tokenize(text)) {
+        Set<String> listKeys = new LinkedHashSet<>(SessionConfigParser.listKeys());
+        listKeys.add(JvmFamilies.KEY);
+        for (Map.Entry<String, String> e : SessionConfigParser.tokenize(text, listKeys)) {
             out.add(new String[] {e.getKey(), e.getValue()});
         }
         return out;
@@ -131,6 +141,8 @@ final class AgentOptions {
         boolean verbose;
         String command;
         Path out;
+        Set<String> jvm = JvmFamilies.parse(JvmFamilies.KEY, JvmFamilies.DEFAULT);
+        long jvmThresholdNanos = JvmFamilies.DEFAULT_THRESHOLD_NANOS;
 
         void apply(String rawKey, String value) {
             String key = canonical(rawKey);
@@ -204,16 +216,22 @@ final class AgentOptions {
                 case "out":
                     out = Paths.get(value).toAbsolutePath();
                     return;
+                case JvmFamilies.KEY:
+                    jvm = JvmFamilies.parse(key, value);
+                    return;
+                case JvmFamilies.THRESHOLD_KEY:
+                    jvmThresholdNanos = JvmFamilies.parseThreshold(key, value);
+                    return;
                 default:
                     if (!SessionKeys.apply(session, key, value)) {
                         throw new ConfigException(key, value, "unknown option; allowed: include, exclude, annotation, level, exceptionLevel, "
-                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, and the session keys (docs/agent-options.md)");
+                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, jvm, jvmThreshold, and the session keys (docs/agent-options.md)");
                     }
             }
         }
 
         private static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
-            "backend", "config", "maxMethods", "bootstrap", "verbose", "command", "out"};
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "command", "out", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
 
         /** Agent keys are case-insensitive, like the session keys. */
         private static String canonical(String key) {
