@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
  * Forces one event of each JVM runtime family, each inside a traced method of the thread it concerns:
  * a System.gc, a monitor two threads contend for, a parkNanos, a class loaded by a new loader, a hot
  * method compiled, a thrown exception, a short-lived thread (and a virtual thread on Java 21+), and
- * a file written and read. Prints "tid NAME JAVA_ID" for the threads the test looks for.
+ * a file written and read, then waits two seconds for JFR's flush. Prints "tid NAME JAVA_ID" for the threads the test looks for.
  */
 public final class RuntimeEventsApp {
 
@@ -30,6 +30,9 @@ public final class RuntimeEventsApp {
         throwAndCatch();
         shortLivedThreads();
         fileIo(File.createTempFile("jetw-io", ".bin"));
+        // JFR streams about once a second, and at JVM exit its own shutdown hook may end the stream before
+        // jetw's hook drains it (docs/jvm-events.md): stay long enough for the last events to be flushed.
+        Thread.sleep(2_000);
         System.out.println("done");
     }
 

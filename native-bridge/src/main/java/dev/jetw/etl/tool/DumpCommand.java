@@ -103,6 +103,8 @@ final class DumpCommand {
                 return "\"" + e.text + "\"" + (e.methodId != 0 ? " in " + names.method(e.methodId) : "");
             case METHOD:
                 return "method " + e.methodId + " = " + e.methodDisplayName();
+            case RUNTIME:
+                return e.layout.typeName + " " + e.runtimeFields();
             default:
                 return "java thread " + e.javaThreadId + " = \"" + e.text + "\"";
         }
@@ -171,6 +173,18 @@ final class DumpCommand {
                     w.field("className", e.className);
                     w.field("methodName", e.methodName);
                     w.field("descriptor", e.descriptor);
+                    break;
+                case RUNTIME:
+                    w.field("class", e.runtimeClass.name);
+                    w.field("typeName", e.layout.typeName);
+                    for (int i = 0; i < e.values.length; i++) {
+                        String name = e.layout.fields.get(i).name;
+                        if (e.values[i] instanceof String) {
+                            w.field(name, (String) e.values[i]);
+                        } else {
+                            w.field(name, (Long) e.values[i]);
+                        }
+                    }
                     break;
                 default:
                     w.field("javaThreadId", e.javaThreadId);

@@ -18,8 +18,8 @@ import java.util.Map;
 /**
  * Turns JFR events into jetw runtime events (JvmEventSchema) on JFR's stream thread. Times go
  * through {@link JfrClock}; the subject thread is the event's thread (or the thread a field names),
- * with its OS and Java thread ids. A safepoint is assembled from its begin, synchronization, VM
- * operation and end events by safepoint id; everything else maps one to one. This thread may
+ * with its OS and Java thread ids. A safepoint is assembled from its begin, VM operation and end
+ * events by safepoint id; everything else maps one to one. This thread may
  * allocate (JFR's accessors do); it never runs on an application thread.
  */
 final class JfrEventMapper {
@@ -72,15 +72,10 @@ final class JfrEventMapper {
                 w.gcPause(start, end, e.getInt("gcId"), e.getString("name"));
                 break;
             case "jdk.SafepointBegin":
-                safepointBegin(e.getLong("safepointId"), start);
+                // Its duration is the synchronization (it ends after jdk.SafepointStateSynchronization, so
+                // in end-time order it comes after it): the time to safepoint.
+                safepointBegin(e.getLong("safepointId"), start, end - start);
                 break;
-            case "jdk.SafepointStateSynchronization": {
-                OpenSafepoint s = safepoints.get(e.getLong("safepointId"));
-                if (s != null) {
-                    s.timeToSafepoint = end - start;
-                }
-                break;
-            }
             case "jdk.ExecuteVMOperation": {
                 OpenSafepoint s = e.getBoolean("safepoint") && e.hasField("safepointId")
                         ? safepoints.get(e.getLong("safepointId")) : null;
@@ -159,7 +154,7 @@ final class JfrEventMapper {
         }
     }
 
-    private void safepointBegin(long id, long start) {
+    private void safepointBegin(long id, long start, long timeToSafepoint) {
         if (safepoints.size() >= MAX_OPEN_SAFEPOINTS) {
             Iterator<Long> oldest = safepoints.keySet().iterator();
             oldest.next();
@@ -167,6 +162,7 @@ final class JfrEventMapper {
         }
         OpenSafepoint s = new OpenSafepoint();
         s.start = start;
+        s.timeToSafepoint = timeToSafepoint;
         safepoints.put(id, s);
     }
 

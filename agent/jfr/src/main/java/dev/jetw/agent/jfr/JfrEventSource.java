@@ -2,7 +2,6 @@ package dev.jetw.agent.jfr;
 
 import dev.jetw.agent.core.RuntimeEventSource;
 import dev.jetw.agent.core.RuntimeEventWriter;
-import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordingStream;
 
 import java.lang.reflect.Method;
@@ -18,9 +17,11 @@ import java.util.concurrent.TimeUnit;
  * core on Java 17+ (docs/agent-dist.md).
  *
  * <p>Stop: on JDK 20+ {@code RecordingStream.stop()} returns once every recorded event was consumed.
- * On 17 to 19 there is no such call: a short recording started and stopped ends JFR's current chunk,
- * and the stop waits for the stream to report two flushes after the request (at most
- * {@link #STOP_WAIT_MILLIS}), so the events of the last second reach the file too.
+ * On 17 to 19 there is no such call: the stop waits for the stream to report two flushes after the
+ * request (JFR flushes about once a second; at most {@link #STOP_WAIT_MILLIS}), or for the stream to
+ * close (JFR's own shutdown hook ends it at JVM exit), so the events of the last second reach the
+ * file too. (Starting a recording to force a chunk rotation was tried: during JVM shutdown it blocks
+ * in JFR's native code.)
  */
 public final class JfrEventSource implements RuntimeEventSource {
 
@@ -53,7 +54,6 @@ public final class JfrEventSource implements RuntimeEventSource {
             if (f.contains("safepoint")) {
                 // All of them: the threshold applies to the whole safepoint, known only at its end (the mapper).
                 enable(rs, "jdk.SafepointBegin", null, false);
-                enable(rs, "jdk.SafepointStateSynchronization", null, false);
                 enable(rs, "jdk.ExecuteVMOperation", null, false);
                 enable(rs, "jdk.SafepointEnd", null, false);
             }
@@ -181,17 +181,11 @@ public final class JfrEventSource implements RuntimeEventSource {
         return true;
     }
 
-    /** JDK 17-19: end the current chunk, then wait for two flushes of the stream (or its close). */
+    /** JDK 17-19: wait for two flushes of the stream (or its close). */
     private void awaitFlushes() {
         long target;
         synchronized (flushes) {
             target = flushCount + 2;
-        }
-        try (Recording rotate = new Recording()) {
-            rotate.start();
-            rotate.stop();
-        } catch (RuntimeException | Error e) {
-            // no rotation: the periodic flush (about 1 s) still comes
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MILLIS);
         synchronized (flushes) {
