@@ -41,7 +41,8 @@ class JvmEventsIT {
 
         TraceFile calls = TraceFile.read(etl);
         RuntimeTrace rt = RuntimeTrace.read(etl);
-        String all = rt.events.toString();
+        String all = rt.events.stream().collect(java.util.stream.Collectors.groupingBy(e -> e.cls().name + " " + e.type(),
+                java.util.TreeMap::new, java.util.stream.Collectors.counting())).toString();
 
         // gc: System.gc's pause inside collect(), a stop-the-world safepoint around it, the collection with its cause.
         TraceFile.Call[] collect = call(calls, "collect", main);
@@ -87,14 +88,11 @@ class JvmEventsIT {
             assertTrue(s.start().timestamp() >= call(calls, "compile", main)[0].timestamp(), "compiled after compile() began");
         }
 
-        // exception: created in thrower(), inside that call.
-        RuntimeTrace.Event thrown = only(rt.events(JvmEventSchema.EXCEPTION, EventType.INFO),
-                e -> "java.lang.IllegalArgumentException".equals(e.get("ExceptionClass")), "IllegalArgumentException", all);
-        assertEquals(APP + ".thrower()V", thrown.get("ThrowingMethod"));
-        assertEquals("jetw test exception", thrown.get("Message"));
-        assertEquals(main, thrown.javaThreadId());
-        TraceFile.Call[] thrower = call(calls, "thrower", main);
-        assertTrue(thrown.timestamp() >= thrower[0].timestamp() && thrown.timestamp() <= thrower[1].timestamp(), "inside thrower()");
+        // exception: created in thrower(), inside that call. Not on JDK 22+: there an in-process stream
+        // receives no jdk.JavaExceptionThrow events (seen on 25; docs/jvm-events.md).
+        if (Runtime.version().feature() < 22) {
+            exceptionInThrower(rt, calls, main, all);
+        }
 
         // thread: the short-lived thread's start and end (and a virtual thread on 21+).
         long shortLived = tids.get("jetw-short-lived");
@@ -138,6 +136,16 @@ class JvmEventsIT {
         List<String> lines = child.stderrLines().stream().filter(l -> l.startsWith("jetw")).toList();
         assertEquals(1, lines.size(), child.toString());
         assertTrue(lines.get(0).startsWith("jetw: option jvm=gc+bogus: unknown family 'bogus'; allowed: all, none, or a list of gc,"), lines.get(0));
+    }
+
+    private static void exceptionInThrower(RuntimeTrace rt, TraceFile calls, long main, String all) {
+        RuntimeTrace.Event thrown = only(rt.events(JvmEventSchema.EXCEPTION, EventType.INFO),
+                e -> "java.lang.IllegalArgumentException".equals(e.get("ExceptionClass")), "IllegalArgumentException", all);
+        assertEquals(APP + ".thrower()V", thrown.get("ThrowingMethod"));
+        assertEquals("jetw test exception", thrown.get("Message"));
+        assertEquals(main, thrown.javaThreadId());
+        TraceFile.Call[] thrower = call(calls, "thrower", main);
+        assertTrue(thrown.timestamp() >= thrower[0].timestamp() && thrown.timestamp() <= thrower[1].timestamp(), "inside thrower()");
     }
 
     private ChildJvm start(String jvmOptions, Path etl) throws Exception {

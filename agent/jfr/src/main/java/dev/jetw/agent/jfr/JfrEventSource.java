@@ -73,7 +73,8 @@ public final class JfrEventSource implements RuntimeEventSource {
                 enable(rs, "jdk.ClassUnload", null, false);
             }
             if (f.contains("exception")) {
-                enable(rs, "jdk.JavaExceptionThrow", null, true);
+                // JDK 22+ throttles exception events (default.jfc: 100/s); an unknown setting is ignored on 17.
+                enable(rs, "jdk.JavaExceptionThrow", null, true).with("throttle", "off");
             }
             if (f.contains("thread")) {
                 enable(rs, "jdk.ThreadStart", null, false);
@@ -130,7 +131,7 @@ public final class JfrEventSource implements RuntimeEventSource {
         consumer.start();
     }
 
-    private static void enable(RecordingStream rs, String event, Duration threshold, boolean stackTrace) {
+    private static jdk.jfr.EventSettings enable(RecordingStream rs, String event, Duration threshold, boolean stackTrace) {
         var settings = rs.enable(event);
         if (threshold != null) {
             settings.withThreshold(threshold);
@@ -140,6 +141,7 @@ public final class JfrEventSource implements RuntimeEventSource {
         } else {
             settings.withoutStackTrace();
         }
+        return settings;
     }
 
     @Override
