@@ -122,6 +122,12 @@ final class RecordingBackend implements EtwBackend {
             }
 
             @Override
+            public int writeAt(EventScratch scratch, long nanoTime, int type, int level, int version, int classIndex, int instanceId,
+                               int parentClassIndex, int parentInstanceId) {
+                return write(scratch, type, level, version, classIndex, instanceId, parentClassIndex, parentInstanceId);
+            }
+
+            @Override
             public int write(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
                              int parentClassIndex, int parentInstanceId) {
                 RuntimeException f = writeFailure;
