@@ -85,7 +85,7 @@ final class Agent {
             sb.append(" (maxMethods=").append(options.maxMethods).append(" reached)");
         }
         sb.append('\n');
-        sb.append("jvm events:          ").append(runtimeEvents.describe()).append('\n');
+        sb.append("jvm events:          ").append(runtimeEvents.status()).append('\n');
         sb.append("threads traced:      ").append(writer.threadCount()).append('\n');
         sb.append("events written:      ").append(session.provider.eventsWritten()).append('\n');
         sb.append("events dropped:      ").append(session.provider.eventsDropped()).append('\n');

@@ -14,6 +14,11 @@ public interface RuntimeEventSource {
     /** The families this source delivers among the selected ones, e.g. "gc" (for the start line). */
     String families();
 
+    /** Bytes the source's own thread has allocated so far (the cost the application does not pay), or -1 if unknown. */
+    default long allocatedBytes() {
+        return -1;
+    }
+
     /** Delivers what the JVM has recorded so far, then stops; returns within a few seconds. Never throws. */
     void stop();
 }

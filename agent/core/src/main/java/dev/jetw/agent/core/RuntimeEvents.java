@@ -78,6 +78,13 @@ final class RuntimeEvents {
         return source.families() + (source instanceof GcNotificationSource ? " (GC notifications)" : " (JFR)");
     }
 
+    /** For status: the families and source, and what the source's thread allocated. */
+    String status() {
+        RuntimeEventSource s = source;
+        long bytes = s == null ? -1 : s.allocatedBytes();
+        return describe() + (bytes < 0 ? "" : ", consumer thread allocated " + bytes + " bytes");
+    }
+
     /** The one line saying what JFR could not deliver, or null. */
     String problem() {
         return problem;

@@ -33,6 +33,7 @@ public final class JfrEventSource implements RuntimeEventSource {
     private long flushCount;
     private volatile boolean closed;
     private RecordingStream stream;
+    private volatile Thread consumer;
 
     public JfrEventSource(RuntimeEventWriter writer, long thresholdNanos) {
         this.writer = writer;
@@ -119,7 +120,7 @@ public final class JfrEventSource implements RuntimeEventSource {
      * exiting. So the stream runs in {@code start()} on a daemon thread of ours; a failure there is
      * the one line, and method tracing goes on.
      */
-    private static void startAsDaemon(RecordingStream rs) {
+    private void startAsDaemon(RecordingStream rs) {
         Thread consumer = new Thread(() -> {
             try {
                 rs.start();
@@ -128,6 +129,7 @@ public final class JfrEventSource implements RuntimeEventSource {
             }
         }, "jetw-jfr-consumer");
         consumer.setDaemon(true);
+        this.consumer = consumer;
         consumer.start();
     }
 
@@ -142,6 +144,17 @@ public final class JfrEventSource implements RuntimeEventSource {
             settings.withoutStackTrace();
         }
         return settings;
+    }
+
+    /** What the consumer thread allocated (HotSpot's per-thread counter), -1 where the JVM does not count. */
+    @Override
+    public long allocatedBytes() {
+        Thread t = consumer;
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        if (t == null || !(mx instanceof com.sun.management.ThreadMXBean)) {
+            return -1;
+        }
+        return ((com.sun.management.ThreadMXBean) mx).getThreadAllocatedBytes(t.getId());
     }
 
     @Override
