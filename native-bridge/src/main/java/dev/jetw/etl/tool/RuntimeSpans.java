@@ -61,6 +61,8 @@ final class RuntimeSpans {
 
     private final List<Span> spans = new ArrayList<>();
     private final Map<Long, Span> open = new HashMap<>();
+    /** ENDs read before their START (records carry the JVM's times, so file order is not time order). */
+    private final Map<Long, Object[]> pendingEnds = new HashMap<>();
     private List<Span> sorted;
 
     void accept(EtlRecord r, JetwEvent e) {
@@ -71,12 +73,20 @@ final class RuntimeSpans {
             Span s = new Span(r.processId(), e, r.fileTime());
             spans.add(s);
             sorted = null;
-            open.put(key(r, e), s);
+            Object[] end = pendingEnds.remove(key(r, e));
+            if (end != null) {
+                s.last = (JetwEvent) end[0];
+                s.end = (Long) end[1];
+            } else {
+                open.put(key(r, e), s);
+            }
         } else if (e.runtimeClass.paired && r.type() == EventType.END) {
             Span s = open.remove(key(r, e));
             if (s != null) {
                 s.last = e;
                 s.end = r.fileTime();
+            } else {
+                pendingEnds.put(key(r, e), new Object[] {e, r.fileTime()}); // its START comes later in the file
             }
         } else {
             spans.add(new Span(r.processId(), e, r.fileTime()));
