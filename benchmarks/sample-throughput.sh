@@ -3,6 +3,8 @@
 # every sample method (include=dev.jetw.samples.**, writing through the portable backend).
 # Runs alternate (no agent, agent) REPS times to spread drift evenly; prints each run, mean ± sd, the
 # ratio of the means and the paired ratio with its 95 % interval. ORDERS per run (default 5000).
+# COMPARE=jvm compares instead the agent with the default JVM runtime events (jvm= default set,
+# docs/jvm-events.md) against the agent with jvm=none, both tracing every sample method.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${REPS:-5}
@@ -12,14 +14,20 @@ AGENT=$(pwd)/agent/dist/target/jetw-agent.jar
 ETL=$(mktemp -d)/sample.etl
 rate() { sed -n 's/.*(\([0-9.]*\) orders\/s).*/\1/p'; }
 none=(); agent=()
+BASE_NAME="no agent"; NEW_NAME="with agent"
+if [ "${COMPARE:-}" = jvm ]; then BASE_NAME="jvm=none"; NEW_NAME="jvm=default"; fi
 for i in $(seq 1 "$REPS"); do
-  none+=("$(java -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")
+  if [ "${COMPARE:-}" = jvm ]; then
+    none+=("$(java -javaagent:"$AGENT"=include=dev.jetw.samples.**,jvm=none,backend=portable,file="$ETL" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")
+  else
+    none+=("$(java -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")
+  fi
   agent+=("$(java -javaagent:"$AGENT"=include=dev.jetw.samples.**,backend=portable,file="$ETL" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | tee /dev/stderr | rate)")
 done
 rm -f "$ETL"
 stats() { printf '%s\n' "$@" | awk '{s+=$1; q+=$1*$1; n++} END {m=s/n; sd=sqrt((q-n*m*m)/(n-1)); printf "%.1f ± %.1f (sd, n=%d)", m, sd, n}'; }
-echo "no agent   orders/s: ${none[*]}  -> $(stats "${none[@]}")"
-echo "with agent orders/s: ${agent[*]}  -> $(stats "${agent[@]}")"
+echo "$BASE_NAME orders/s: ${none[*]}  -> $(stats "${none[@]}")"
+echo "$NEW_NAME orders/s: ${agent[*]}  -> $(stats "${agent[@]}")"
 printf '%s\n' "${none[@]}" > /tmp/.jetw-none; printf '%s\n' "${agent[@]}" > /tmp/.jetw-agent
 paste /tmp/.jetw-none /tmp/.jetw-agent | awk '{a+=$1; b+=$2} END {printf "ratio agent/no-agent: %.3f\n", b/a}'
 # Paired: each (no agent, agent) pair ran back to back and shares the machine's drift, so the mean of

@@ -23,6 +23,11 @@ import java.util.UUID;
  *   INFO       u32 methodId, u32 callsObserved, u32 longCalls, u64 shortNanos, UTF-16Z reason
  *              ("hot-short": callsObserved calls, at most longCalls of them lasting shortNanos or more)
  * </pre>
+ *
+ * <p>Then the JVM runtime event classes (option {@code jvm=}, issue 14), one per family plus GcPause,
+ * each payload starting with the SUBJECT thread's u64 OS thread id and u64 Java thread id (0 when
+ * none): their types and fields are {@link JvmEventSchema}, the one description the writer, the
+ * MOF and the tools share.
  */
 public final class JetwSchema {
 
@@ -32,14 +37,37 @@ public final class JetwSchema {
     public static final UUID METHOD_CLASS = UUID.fromString("234dd2f8-bb58-4d18-9b42-a9b3b8b0fe19");
     public static final UUID THREAD_CLASS = UUID.fromString("df5cf030-f5ee-4df2-8588-c43566c90da5");
     public static final UUID METHOD_EXCLUSION_CLASS = UUID.fromString("510ffabf-a270-4f95-a073-c6d4cc9fb12c");
+    public static final UUID JVM_GC_CLASS = UUID.fromString("3b86208b-4386-4656-8b63-0bd0d0f9eb4b");
+    public static final UUID JVM_GC_PAUSE_CLASS = UUID.fromString("321660ec-2480-4e2b-8578-78af086861df");
+    public static final UUID JVM_SAFEPOINT_CLASS = UUID.fromString("bec87242-344d-4d9f-9dcd-eda74050f9c1");
+    public static final UUID JVM_CONTENTION_CLASS = UUID.fromString("8eecad42-a88f-4e84-9875-b081d3430e9f");
+    public static final UUID JVM_PARK_CLASS = UUID.fromString("6ddbc933-70e1-4dc7-98fc-db9ac373ad46");
+    public static final UUID JVM_JIT_CLASS = UUID.fromString("8273e70c-3399-48d9-a7f6-b5840d52107c");
+    public static final UUID JVM_CLASS_LOAD_CLASS = UUID.fromString("ed98a391-3b01-4979-90d3-5cd4d78e3400");
+    public static final UUID JVM_EXCEPTION_CLASS = UUID.fromString("4f443bc0-7736-4348-a4ba-23855c3f3032");
+    public static final UUID JVM_THREAD_CLASS = UUID.fromString("061c38bf-7c29-4817-ba8d-58786b819eb2");
+    public static final UUID JVM_IO_CLASS = UUID.fromString("4ab16777-c895-4945-a961-01b8efb51e19");
 
     /** Event classes in registration order; the index is the classIndex of ProviderBackend. */
     public static final List<UUID> EVENT_CLASSES =
-            Collections.unmodifiableList(Arrays.asList(METHOD_CALL_CLASS, METHOD_CLASS, THREAD_CLASS, METHOD_EXCLUSION_CLASS));
+            Collections.unmodifiableList(Arrays.asList(METHOD_CALL_CLASS, METHOD_CLASS, THREAD_CLASS,
+                    JVM_GC_CLASS, JVM_GC_PAUSE_CLASS, JVM_SAFEPOINT_CLASS, JVM_CONTENTION_CLASS, JVM_PARK_CLASS,
+                    JVM_JIT_CLASS, JVM_CLASS_LOAD_CLASS, JVM_EXCEPTION_CLASS, JVM_THREAD_CLASS, JVM_IO_CLASS,
+                    METHOD_EXCLUSION_CLASS));
     public static final int METHOD_CALL_INDEX = 0;
     public static final int METHOD_INDEX = 1;
     public static final int THREAD_INDEX = 2;
-    public static final int METHOD_EXCLUSION_INDEX = 3;
+    public static final int JVM_GC_INDEX = 3;
+    public static final int JVM_GC_PAUSE_INDEX = 4;
+    public static final int JVM_SAFEPOINT_INDEX = 5;
+    public static final int JVM_CONTENTION_INDEX = 6;
+    public static final int JVM_PARK_INDEX = 7;
+    public static final int JVM_JIT_INDEX = 8;
+    public static final int JVM_CLASS_LOAD_INDEX = 9;
+    public static final int JVM_EXCEPTION_INDEX = 10;
+    public static final int JVM_THREAD_INDEX = 11;
+    public static final int JVM_IO_INDEX = 12;
+    public static final int METHOD_EXCLUSION_INDEX = 13;
     /** The reason of a MethodExclusion by adaptive exclusion: called often, (nearly) always short. */
     public static final String EXCLUSION_HOT_SHORT = "hot-short";
 

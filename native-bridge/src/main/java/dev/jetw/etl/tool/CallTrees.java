@@ -13,21 +13,26 @@ final class CallTrees {
     final JetwNames names;
     /** FILETIME of the last record in the file. */
     final long lastFileTime;
+    /** The JVM runtime events (jvm= option) as spans. */
+    final RuntimeSpans runtime;
 
-    private CallTrees(List<ThreadCalls> threads, JetwNames names, long lastFileTime) {
+    private CallTrees(List<ThreadCalls> threads, JetwNames names, long lastFileTime, RuntimeSpans runtime) {
         this.threads = threads;
         this.names = names;
         this.lastFileTime = lastFileTime;
+        this.runtime = runtime;
     }
 
     static CallTrees read(EtlReader reader) throws IOException {
         JetwNames names = new JetwNames();
         CallTreeBuilder builder = new CallTreeBuilder();
+        RuntimeSpans runtime = new RuntimeSpans();
         for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
             JetwEvent e = JetwEvent.decode(r);
             names.accept(r, e);
             builder.accept(r, e);
+            runtime.accept(r, e);
         }
-        return new CallTrees(builder.build(), names, builder.lastFileTime());
+        return new CallTrees(builder.build(), names, builder.lastFileTime(), runtime);
     }
 }

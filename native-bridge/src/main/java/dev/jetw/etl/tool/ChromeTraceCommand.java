@@ -62,6 +62,9 @@ final class ChromeTraceCommand {
             for (ThreadCalls t : trees.threads) {
                 pids.add(t.processId);
             }
+            for (RuntimeSpans.Span span : trees.runtime.all()) {
+                pids.add(span.processId);
+            }
             for (int pid : pids) {
                 JsonWriter m = meta("process_name", pid, 0, "jetw " + reader.header().loggerName() + " (pid " + pid + ")");
                 count = emit(w, m, count);
@@ -74,6 +77,7 @@ final class ChromeTraceCommand {
                     count = node(w, n, t, trees, start, count);
                 }
             }
+            count = runtime(w, trees, start, count);
             w.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":");
             w.write(new JsonWriter().beginObject().field("file", reader.file().toString())
                     .field("session", reader.header().loggerName()).field("startTime", Text.iso(start))
@@ -81,6 +85,56 @@ final class ChromeTraceCommand {
             w.write("}\n");
         }
         return count;
+    }
+
+    /** The track of each process's JVM runtime events (a tid no real thread has). */
+    static final int JVM_TRACK = 0;
+
+    /**
+     * Runtime events: every one on its process's JVM track, and one with a subject thread also on
+     * that thread's track (the call-tree thread it concerns, else its OS thread id).
+     */
+    private static int runtime(Writer w, CallTrees trees, long start, int count) throws IOException {
+        int c = count;
+        TreeSet<Integer> named = new TreeSet<>();
+        for (RuntimeSpans.Span span : trees.runtime.all()) {
+            if (named.add(span.processId)) {
+                c = emit(w, meta("thread_name", span.processId, JVM_TRACK, "JVM runtime (jetw jvm= events)"), c);
+            }
+            c = emit(w, spanEvent(span, JVM_TRACK, start), c);
+            if (!span.cls.jvmWide) {
+                int tid = subjectTrack(span, trees);
+                if (tid != JVM_TRACK) {
+                    c = emit(w, spanEvent(span, tid, start), c);
+                }
+            }
+        }
+        return c;
+    }
+
+    private static int subjectTrack(RuntimeSpans.Span span, CallTrees trees) {
+        for (ThreadCalls t : trees.threads) {
+            if (span.concerns(t.processId, t.threadId)) {
+                return t.threadId;
+            }
+        }
+        return (int) span.first.osThreadId();
+    }
+
+    private static JsonWriter spanEvent(RuntimeSpans.Span span, int tid, long start) {
+        JsonWriter e = new JsonWriter().beginObject().field("name", span.label()).field("cat", "jetw.jvm." + span.cls.family);
+        e.field("ph", span.instant() ? "i" : "X");
+        if (span.instant()) {
+            e.field("s", "t");
+        }
+        e.name("ts").value((span.start - start) / 10.0, 1);
+        if (!span.instant()) {
+            e.name("dur").value((span.end - span.start) / 10.0, 1);
+        }
+        e.field("pid", span.processId).field("tid", tid);
+        e.name("args").beginObject().field("osThreadId", span.first.osThreadId()).field("javaThreadId", span.first.javaThreadId)
+                .endObject();
+        return e;
     }
 
     private static JsonWriter meta(String what, int pid, int tid, String name) {

@@ -123,6 +123,8 @@ final class DumpCommand {
                 return "method " + e.methodId + " = " + e.methodDisplayName();
             case EXCLUSION:
                 return "excluded " + names.method(e.methodId) + " (" + e.exclusionText() + ")";
+            case RUNTIME:
+                return e.layout.typeName + " " + e.runtimeFields();
             default:
                 return "java thread " + e.javaThreadId + " = \"" + e.text + "\"";
         }
@@ -204,6 +206,17 @@ final class DumpCommand {
                     w.field("callsObserved", e.exclusionCounts[0]);
                     w.field("longCalls", e.exclusionCounts[1]);
                     w.field("shortNanos", e.exclusionCounts[2]);
+                case RUNTIME:
+                    w.field("class", e.runtimeClass.name);
+                    w.field("typeName", e.layout.typeName);
+                    for (int i = 0; i < e.values.length; i++) {
+                        String name = e.layout.fields.get(i).name;
+                        if (e.values[i] instanceof String) {
+                            w.field(name, (String) e.values[i]);
+                        } else {
+                            w.field(name, (Long) e.values[i]);
+                        }
+                    }
                     break;
                 default:
                     w.field("javaThreadId", e.javaThreadId);

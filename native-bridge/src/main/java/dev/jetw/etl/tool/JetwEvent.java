@@ -3,6 +3,7 @@ package dev.jetw.etl.tool;
 import dev.jetw.etl.EtlRecord;
 import dev.jetw.etl.JetwSchema;
 import dev.jetw.etw.ClassicProvider;
+import dev.jetw.etl.JvmEventSchema;
 import dev.jetw.etw.EventType;
 
 import java.nio.ByteBuffer;
@@ -15,7 +16,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class JetwEvent {
 
-    enum Kind { CALL_START, CALL_END, CHECKPOINT, METHOD, THREAD, EXCLUSION }
+    enum Kind { CALL_START, CALL_END, CHECKPOINT, METHOD, THREAD, EXCLUSION, RUNTIME }
 
     final Kind kind;
     final int methodId;
@@ -29,6 +30,24 @@ final class JetwEvent {
     boolean truncated;
     /** EXCLUSION: calls observed, how many of them were long, and "long" in nanoseconds; null otherwise. */
     final long[] exclusionCounts;
+    /** RUNTIME: the JVM runtime event class, the layout of this type and its field values (JvmEventSchema). */
+    final JvmEventSchema.EventClass runtimeClass;
+    final JvmEventSchema.Layout layout;
+    final Object[] values;
+
+    private JetwEvent(JvmEventSchema.EventClass runtimeClass, JvmEventSchema.Layout layout, Object[] values) {
+        this.kind = Kind.RUNTIME;
+        this.methodId = 0;
+        this.text = null;
+        this.className = null;
+        this.methodName = null;
+        this.descriptor = null;
+        this.javaThreadId = (Long) values[1];
+        this.runtimeClass = runtimeClass;
+        this.layout = layout;
+        this.values = values;
+        this.exclusionCounts = null;
+    }
 
     private JetwEvent(Kind kind, int methodId, String text, String className, String methodName, String descriptor,
                       long javaThreadId) {
@@ -45,6 +64,9 @@ final class JetwEvent {
         this.descriptor = descriptor;
         this.javaThreadId = javaThreadId;
         this.exclusionCounts = exclusionCounts;
+        this.runtimeClass = null;
+        this.layout = null;
+        this.values = null;
     }
 
     static JetwEvent decode(EtlRecord r) {
@@ -58,6 +80,12 @@ final class JetwEvent {
     private static JetwEvent decodeFields(EtlRecord r) {
         if (r.guid() == null) {
             return null;
+        }
+        JvmEventSchema.EventClass runtime = JvmEventSchema.byGuid(r.guid());
+        if (runtime != null) {
+            JvmEventSchema.Layout layout = runtime.layout(r.type());
+            Object[] values = layout == null ? null : layout.decode(r.userData());
+            return values == null ? null : new JetwEvent(runtime, layout, values);
         }
         ByteBuffer p = ByteBuffer.wrap(r.userData()).order(ByteOrder.LITTLE_ENDIAN);
         boolean cut = ClassicProvider.endsWithTruncationMark(r.userData());
@@ -119,6 +147,34 @@ final class JetwEvent {
                 + " ns or more";
     }
 
+    /** RUNTIME: the subject's OS thread id (0 when none). */
+    long osThreadId() {
+        return (Long) values[0];
+    }
+
+    /** RUNTIME: the value of field {@code name}, or null. */
+    Object field(String name) {
+        for (int i = 0; i < values.length; i++) {
+            if (layout.fields.get(i).name.equals(name)) {
+                return values[i];
+            }
+        }
+        return null;
+    }
+
+    /** RUNTIME: "Name=value ..." over every field, strings quoted. */
+    String runtimeFields() {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < values.length; i++) {
+            if (i > 0) {
+                s.append(' ');
+            }
+            s.append(layout.fields.get(i).name).append('=');
+            s.append(values[i] instanceof String ? "\"" + values[i] + "\"" : values[i]);
+        }
+        return s.toString();
+    }
+
     /** "com.example.Foo.bar(I)V" for a Method rundown event. */
     String methodDisplayName() {
         return className + "." + methodName + descriptor;
@@ -137,6 +193,7 @@ final class JetwEvent {
         if (JetwSchema.METHOD_EXCLUSION_CLASS.equals(guid)) {
             return "MethodExclusion";
         }
-        return null;
+        JvmEventSchema.EventClass runtime = guid == null ? null : JvmEventSchema.byGuid(guid);
+        return runtime == null ? null : runtime.name;
     }
 }

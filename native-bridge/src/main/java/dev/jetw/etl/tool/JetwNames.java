@@ -1,6 +1,7 @@
 package dev.jetw.etl.tool;
 
 import dev.jetw.etl.EtlRecord;
+import dev.jetw.etl.JvmEventSchema;
 import dev.jetw.etw.EventType;
 
 import java.util.HashMap;
@@ -27,6 +28,13 @@ final class JetwNames {
         }
         if (e.kind == JetwEvent.Kind.METHOD) {
             methods.put(e.methodId, e.methodDisplayName());
+        } else if (e.kind == JetwEvent.Kind.RUNTIME && e.runtimeClass == JvmEventSchema.THREAD) {
+            // A JvmThread event names its subject thread by OS id (Windows headers) and Java id (portable headers).
+            String name = (String) e.field("ThreadName");
+            if (name != null && !name.isEmpty()) {
+                threadsByHeaderTid.putIfAbsent(key(r.processId(), (int) e.osThreadId()), name);
+                threadsByJavaId.putIfAbsent(e.javaThreadId, name);
+            }
         } else if (e.kind == JetwEvent.Kind.THREAD) {
             threadsByJavaId.put(e.javaThreadId, e.text);
             if (r.type() == EventType.DC_START) {

@@ -34,12 +34,12 @@ final class TreeCommand {
                     s.append(thread == null ? "(no jetw call events in this file)\n"
                             : "(no jetw call events on thread " + thread + ")\n");
                 } else if (slowest) {
-                    slowest(s, threads, trees.names, start);
+                    slowest(s, threads, trees, start);
                 } else {
                     for (ThreadCalls t : threads) {
                         threadLine(s, t, trees.names);
                         for (CallNode n : t.roots) {
-                            node(s, n, 1, trees.names, start);
+                            node(s, n, 1, trees.names, start, new RuntimeContext(trees, t));
                         }
                     }
                 }
@@ -49,7 +49,8 @@ final class TreeCommand {
         return status;
     }
 
-    private static void slowest(StringBuilder s, List<ThreadCalls> threads, JetwNames names, long start) {
+    private static void slowest(StringBuilder s, List<ThreadCalls> threads, CallTrees trees, long start) {
+        JetwNames names = trees.names;
         CallNode best = null;
         ThreadCalls where = null;
         for (ThreadCalls t : threads) {
@@ -66,7 +67,20 @@ final class TreeCommand {
         }
         s.append("slowest top-level call: ").append(Text.millis(best.duration())).append(" ms\n");
         threadLine(s, where, names);
-        node(s, best, 1, names, start);
+        node(s, best, 1, names, start, new RuntimeContext(trees, where));
+    }
+
+    /** Where a call's runtime events come from: the file's spans, for the call's thread. */
+    static final class RuntimeContext {
+        final RuntimeSpans spans;
+        final ThreadCalls thread;
+        final long lastFileTime;
+
+        RuntimeContext(CallTrees trees, ThreadCalls thread) {
+            this.spans = trees.runtime;
+            this.thread = thread;
+            this.lastFileTime = trees.lastFileTime;
+        }
     }
 
     private static void threadLine(StringBuilder s, ThreadCalls t, JetwNames names) {
@@ -79,6 +93,14 @@ final class TreeCommand {
     }
 
     static void node(StringBuilder s, CallNode n, int depth, JetwNames names, long sessionStart) {
+        node(s, n, depth, names, sessionStart, null);
+    }
+
+    /**
+     * A call line, then (with {@code runtime}) the JVM runtime events that overlapped the call on its
+     * thread or stopped the whole JVM, as "! ..." lines, each under the deepest call it overlapped.
+     */
+    static void node(StringBuilder s, CallNode n, int depth, JetwNames names, long sessionStart, RuntimeContext runtime) {
         for (int i = 0; i < depth; i++) {
             s.append("  ");
         }
@@ -99,8 +121,40 @@ final class TreeCommand {
         }
         long at = n.start != CallNode.NONE ? n.start : n.end;
         s.append("  @+").append(Text.millis(at - sessionStart)).append(" ms\n");
-        for (CallNode c : n.children) {
-            node(s, c, depth + 1, names, sessionStart);
+        if (runtime != null && n.start != CallNode.NONE) {
+            runtimeLines(s, n, depth + 1, sessionStart, runtime);
         }
+        for (CallNode c : n.children) {
+            node(s, c, depth + 1, names, sessionStart, runtime);
+        }
+    }
+
+    private static void runtimeLines(StringBuilder s, CallNode n, int depth, long sessionStart, RuntimeContext runtime) {
+        long end = n.finished() ? n.end : runtime.lastFileTime;
+        for (RuntimeSpans.Span span : runtime.spans.overlapping(runtime.thread.processId, runtime.thread.threadId, n.start, end)) {
+            if (inAChild(n, span, runtime.lastFileTime)) {
+                continue; // printed under the deeper call
+            }
+            for (int i = 0; i < depth; i++) {
+                s.append("  ");
+            }
+            s.append("! ");
+            if (!span.instant()) {
+                s.append(Text.millis(span.end - span.start)).append(" ms  ");
+            }
+            s.append(span.label()).append("  @+").append(Text.millis(span.start - sessionStart)).append(" ms\n");
+        }
+    }
+
+    private static boolean inAChild(CallNode n, RuntimeSpans.Span span, long lastFileTime) {
+        for (CallNode c : n.children) {
+            if (!c.checkpoint && c.start != CallNode.NONE) {
+                long end = c.finished() ? c.end : lastFileTime;
+                if (span.start <= end && span.end >= c.start) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

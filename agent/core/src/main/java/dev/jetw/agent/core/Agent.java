@@ -29,6 +29,7 @@ final class Agent {
     /** Null when adaptive=false or uninstrumentRate=0. */
     private final ExcludedMethodRemover remover;
     private final Thread shutdownHook;
+    private RuntimeEvents runtimeEvents;
     private volatile boolean stopped;
 
     private Agent(AgentOptions options, TraceSession session, Instrumentation inst) {
@@ -61,6 +62,7 @@ final class Agent {
             if (agent.remover != null) {
                 agent.remover.start();
             }
+            agent.runtimeEvents = RuntimeEvents.start(session.provider, options.jvmFamilies, options.jvmThresholdNanos);
             Runtime.getRuntime().addShutdownHook(agent.shutdownHook);
             System.setProperty(ACTIVE_PROPERTY, "true");
         } catch (RuntimeException | Error e) {
@@ -70,6 +72,9 @@ final class Agent {
             Dispatcher.install(null);
             agent.instrumenter.reset();
             agent.rundown.close();
+            if (agent.runtimeEvents != null) {
+                agent.runtimeEvents.stop();
+            }
             session.stop();
             throw e;
         }
@@ -80,7 +85,8 @@ final class Agent {
     String startedLine() {
         return "jetw agent attached: session " + session.config.sessionName() + ", backend " + session.backend.name()
                 + ", file " + session.file() + ", " + registry.count() + " methods instrumented so far"
-                + " (classes loaded later are instrumented as they load)";
+                + " (classes loaded later are instrumented as they load), jvm events " + runtimeEvents.describe()
+                + (runtimeEvents.problem() == null ? "" : "\n" + runtimeEvents.problem());
     }
 
     /** The human-readable status: session, backend, file, methods, events, errors. */
@@ -104,6 +110,7 @@ final class Agent {
             sb.append(", ").append(remover.classesRetransformed()).append(" classes retransformed without their advice");
         }
         sb.append('\n');
+        sb.append("jvm events:          ").append(runtimeEvents.status()).append('\n');
         sb.append("threads traced:      ").append(writer.threadCount()).append('\n');
         EventOutcomes events = new EventOutcomes(session.provider, stats);
         sb.append("events emitted:      ").append(events.emitted).append('\n');
@@ -166,6 +173,7 @@ final class Agent {
                 problem = "restoring classes failed: " + e;
             }
         }
+        runtimeEvents.stop(); // before the session stops: JFR's last events still go in
         rundown.writeEnds();
         if (Dispatcher.handler() == writer) {
             Dispatcher.install(null);

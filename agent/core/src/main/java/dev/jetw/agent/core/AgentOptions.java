@@ -16,9 +16,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The agent's option string, parsed and validated: {@code key=value} pairs separated by commas,
@@ -56,6 +58,10 @@ final class AgentOptions {
     final Path logFile;
     /** Where a command writes its report; null to print it. */
     final Path out;
+    /** The JVM runtime event families ({@code jvm=}), in JvmEventSchema.FAMILIES order; empty for {@code jvm=none}. */
+    final Set<String> jvmFamilies;
+    /** {@code jvmThreshold=}: shortest contention, park, I/O, compilation or safepoint written, in ns. */
+    final long jvmThresholdNanos;
 
     private AgentOptions(Parser p, SessionConfig configured) {
         this.dumpOnExit = p.dumpOnExit;
@@ -82,6 +88,8 @@ final class AgentOptions {
         this.uninstrumentRate = p.uninstrumentRate;
         this.command = p.command;
         this.out = p.out;
+        this.jvmFamilies = Collections.unmodifiableSet(p.jvm);
+        this.jvmThresholdNanos = p.jvmThresholdNanos;
     }
 
     /**
@@ -228,7 +236,9 @@ final class AgentOptions {
      */
     static List<String[]> tokenize(String text) {
         List<String[]> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : SessionConfigParser.tokenize(text)) {
+        Set<String> listKeys = new LinkedHashSet<>(SessionConfigParser.listKeys());
+        listKeys.add(JvmFamilies.KEY);
+        for (Map.Entry<String, String> e : SessionConfigParser.tokenize(text, listKeys)) {
             out.add(new String[] {e.getKey(), e.getValue()});
         }
         return out;
@@ -279,6 +289,8 @@ final class AgentOptions {
             SessionKeys.apply(session, "minBuffers", "64");
             SessionKeys.apply(session, "maxBuffers", "64");
         }
+        Set<String> jvm = JvmFamilies.parse(JvmFamilies.KEY, JvmFamilies.DEFAULT);
+        long jvmThresholdNanos = JvmFamilies.DEFAULT_THRESHOLD_NANOS;
 
         void apply(String rawKey, String value) {
             String key = canonical(rawKey);
@@ -381,16 +393,22 @@ final class AgentOptions {
                     return;
                 case "preset":
                     return; // applied before everything else
+                case JvmFamilies.KEY:
+                    jvm = JvmFamilies.parse(key, value);
+                    return;
+                case JvmFamilies.THRESHOLD_KEY:
+                    jvmThresholdNanos = JvmFamilies.parseThreshold(key, value);
+                    return;
                 default:
                     if (!SessionKeys.apply(session, key, value)) {
                         throw new ConfigException(key, value, "unknown option; allowed: include, exclude, annotation, level, exceptionLevel, "
-                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, uninstrumentRate, preset, dumpOnExit, and the session keys (docs/agent-options.md)");
+                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, uninstrumentRate, preset, dumpOnExit, jvm, jvmThreshold, and the session keys (docs/agent-options.md)");
                     }
             }
         }
 
         static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
-            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "uninstrumentRate", "command", "out", "dumpFile", "dumpOnExit", "preset"};
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "uninstrumentRate", "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
 
         /** Agent keys are case-insensitive, like the session keys. */
         static String canonical(String key) {

@@ -1,6 +1,7 @@
 package dev.jetw.agent.core;
 
 import dev.jetw.etl.JetwSchema;
+import dev.jetw.etl.JvmEventSchema;
 import dev.jetw.etw.EventType;
 
 import java.util.UUID;
@@ -52,12 +53,30 @@ public final class MofSchema {
         eventClass(m, "Jetw_Thread", "Thread rundown: names of Java threads", JetwSchema.THREAD_CLASS);
         typeClass(m, "Jetw_Thread_Rundown", "Jetw_Thread", new int[] {EventType.DC_START, EventType.DC_END}, new String[] {"DCStart", "DCEnd"},
                 "uint64", "JavaThreadId", "string", "ThreadName");
+        for (JvmEventSchema.EventClass c : JvmEventSchema.CLASSES) {
+            runtimeClass(m, c);
+        }
 
         eventClass(m, "Jetw_MethodExclusion", "Methods the agent stopped tracing while attached, and why",
                 JetwSchema.METHOD_EXCLUSION_CLASS);
         typeClass(m, "Jetw_MethodExclusion_Info", "Jetw_MethodExclusion", new int[] {EventType.INFO}, new String[] {"Info"},
                 "uint32", "MethodId", "uint32", "CallsObserved", "uint32", "LongCalls", "uint64", "ShortNanos", "string", "Reason");
         return m.toString();
+    }
+
+    /** A JVM runtime event class (jvm= option): one MOF type class per event type, fields from JvmEventSchema. */
+    private static void runtimeClass(StringBuilder m, JvmEventSchema.EventClass c) {
+        String name = "Jetw_" + c.name;
+        eventClass(m, name, c.description + " (jvm=" + c.family + ")", c.guid);
+        for (JvmEventSchema.Layout l : c.layouts) {
+            String[] fields = new String[2 * l.fields.size()];
+            for (int i = 0; i < l.fields.size(); i++) {
+                JvmEventSchema.Field f = l.fields.get(i);
+                fields[2 * i] = f.type == JvmEventSchema.FieldType.U32 ? "uint32" : f.type == JvmEventSchema.FieldType.U64 ? "uint64" : "string";
+                fields[2 * i + 1] = f.name;
+            }
+            typeClass(m, name + "_" + l.typeName, name, new int[] {l.type}, new String[] {l.typeName}, fields);
+        }
     }
 
     private static void eventClass(StringBuilder m, String name, String description, UUID guid) {

@@ -213,4 +213,26 @@ class AgentOptionsTest {
         assertFalse(e.getMessage().contains("\n"));
         return e.getMessage();
     }
+
+    @Test
+    void jvmFamiliesDefaultAllNoneAndListsInSchemaOrder() {
+        assertEquals(java.util.List.of("gc", "safepoint", "contention", "park", "io"),
+                new java.util.ArrayList<>(AgentOptions.parse("include=a.B").jvmFamilies));
+        assertEquals(dev.jetw.etl.JvmEventSchema.FAMILIES, new java.util.ArrayList<>(AgentOptions.parse("jvm=all").jvmFamilies));
+        assertTrue(AgentOptions.parse("jvm=none").jvmFamilies.isEmpty());
+        assertEquals(java.util.List.of("gc", "exception"), new java.util.ArrayList<>(AgentOptions.parse("jvm=exception,gc,level=verbose").jvmFamilies));
+        assertEquals(20_000_000L, AgentOptions.parse("include=a.B").jvmThresholdNanos);
+        assertEquals(500_000L, AgentOptions.parse("jvmThreshold=500us").jvmThresholdNanos);
+        assertEquals(0L, AgentOptions.parse("jvmThreshold=0").jvmThresholdNanos);
+    }
+
+    @Test
+    void badJvmValuesNameTheOptionAndWhatIsAllowed() {
+        dev.jetw.etw.ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(dev.jetw.etw.ConfigException.class,
+                () -> AgentOptions.parse("jvm=gc,bogus"));
+        assertEquals("jvm=gc+bogus: unknown family 'bogus'; allowed: all, none, or a list of gc, safepoint, contention, park, jit, "
+                + "classload, exception, thread, io (separated by ',' '+' or ';')", e.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(dev.jetw.etw.ConfigException.class, () -> AgentOptions.parse("jvm=none;gc"));
+        org.junit.jupiter.api.Assertions.assertThrows(dev.jetw.etw.ConfigException.class, () -> AgentOptions.parse("jvmThreshold=fast"));
+    }
 }

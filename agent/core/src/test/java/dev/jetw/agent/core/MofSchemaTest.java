@@ -72,7 +72,7 @@ class MofSchemaTest {
     @Test
     void everyClassUsesTheQualifierFormOfMicrosoftsClassicSchemaSamples() {
         Map<String, MofClass> classes = parse(MofSchema.generate());
-        assertEquals(11, classes.size(), classes.keySet().toString());
+        assertEquals(43, classes.size(), classes.keySet().toString());
         for (MofClass c : classes.values()) {
             assertTrue(c.qualifiers.startsWith("dynamic: ToInstance, "), c.name + ": [" + c.qualifiers + "]");
         }
@@ -92,7 +92,12 @@ class MofSchemaTest {
         assertEquals("EventTrace", provider.parent);
         assertEquals(JetwSchema.CONTROL_GUID, guidOf(provider));
         List<UUID> eventClassGuids = new ArrayList<>();
-        for (String name : new String[] {"Jetw_MethodCall", "Jetw_Method", "Jetw_Thread", "Jetw_MethodExclusion"}) {
+        List<String> names = new ArrayList<>(List.of("Jetw_MethodCall", "Jetw_Method", "Jetw_Thread"));
+        for (dev.jetw.etl.JvmEventSchema.EventClass c : dev.jetw.etl.JvmEventSchema.CLASSES) {
+            names.add("Jetw_" + c.name);
+        }
+        names.add("Jetw_MethodExclusion");
+        for (String name : names) {
             assertEquals("Jetw", classes.get(name).parent);
             eventClassGuids.add(guidOf(classes.get(name)));
         }
@@ -155,6 +160,18 @@ class MofSchemaTest {
             decoded++;
         }
         assertTrue(decoded > 20);
+        // The runtime event classes: every layout of JvmEventSchema has its MOF type class with the same fields.
+        for (dev.jetw.etl.JvmEventSchema.EventClass c : dev.jetw.etl.JvmEventSchema.CLASSES) {
+            for (dev.jetw.etl.JvmEventSchema.Layout l : c.layouts) {
+                List<String[]> props = layout(classes, c.guid, l.type);
+                assertEquals(l.fields.size(), props.size(), c.name + " " + l.typeName);
+                for (int i = 0; i < props.size(); i++) {
+                    dev.jetw.etl.JvmEventSchema.Field f = l.fields.get(i);
+                    assertEquals(f.type == dev.jetw.etl.JvmEventSchema.FieldType.STRING ? "string"
+                            : f.type == dev.jetw.etl.JvmEventSchema.FieldType.U32 ? "uint32" : "uint64", props.get(i)[0], c.name + "." + f.name);
+                }
+            }
+        }
         for (String kind : new String[] {"0/" + EventType.START, "0/" + EventType.END, "0/" + EventType.CHECKPOINT,
                 "1/" + EventType.DC_START, "1/" + EventType.DC_END, "2/" + EventType.DC_START, "2/" + EventType.DC_END}) {
             assertTrue(seen.contains(kind), "the trace had event kind " + kind + ": " + seen);

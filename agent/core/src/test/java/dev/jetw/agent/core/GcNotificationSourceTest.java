@@ -1,0 +1,62 @@
+package dev.jetw.agent.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jetw.etl.JetwSchema;
+import dev.jetw.etl.JvmEventSchema;
+import dev.jetw.etw.EventType;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Java 8-16 path, which is also the fallback when JFR cannot start: here the JFR part is not on the
+ * class path (it is the agent/jfr module), so the agent says so in one line and the gc family comes
+ * from the GC MXBeans' notifications: a System.gc() gives a JvmGc START/END and heap INFOs whose
+ * payloads decode with JvmEventSchema.
+ */
+class GcNotificationSourceTest {
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void detach() {
+        AgentHarness.detachQuietly();
+    }
+
+    @Test
+    void withoutJfrTheGcFamilyComesFromTheNotificationsAndOneLineSaysWhatIsMissing() throws Exception {
+        RecordingBackend b = new RecordingBackend();
+        String reply = AgentHarness.attach(b, dir, "include=testapp.Calls,jvm=gc,park");
+        assertTrue(reply.contains("jvm events gc (GC notifications)"), reply);
+        String[] lines = reply.split("\n");
+        assertEquals(2, lines.length, reply);
+        assertTrue(lines[1].startsWith("jetw: jvm=gc,park: JFR streaming failed (ClassNotFoundException: dev.jetw.agent.jfr.JfrEventSource); "
+                + "gc events come from the GC MXBeans, no park events, method tracing goes on"), lines[1]);
+
+        System.gc();
+        // Notifications arrive on the JVM's notification thread shortly after the collection: wait for them.
+        List<RecordingBackend.Event> gc = List.of();
+        for (int i = 0; i < 200 && gc.size() < 4; i++) {
+            Thread.sleep(50);
+            gc = b.snapshot().stream().filter(e -> e.classIndex == JetwSchema.JVM_GC_INDEX).collect(Collectors.toList());
+        }
+        AgentHarness.detach();
+        assertTrue(gc.size() >= 4, "heap before, START, END, heap after: " + gc.size());
+        RecordingBackend.Event start = gc.stream().filter(e -> e.type == EventType.START).findFirst().orElse(null);
+        assertNotNull(start);
+        Object[] v = JvmEventSchema.GC.layout(EventType.START).decode(start.payload);
+        assertNotNull(v, "START decodes");
+        assertTrue(((String) v[4]).contains("System.gc"), "cause " + v[4]);
+        for (RecordingBackend.Event e : gc) {
+            assertNotNull(JvmEventSchema.GC.layout(e.type).decode(e.payload), "type " + e.type + " decodes");
+            assertTrue(e.threadId != 0, "written by the notification thread");
+        }
+    }
+}

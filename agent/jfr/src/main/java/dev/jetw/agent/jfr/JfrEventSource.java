@@ -1,0 +1,221 @@
+package dev.jetw.agent.jfr;
+
+import dev.jetw.agent.core.RuntimeEventSource;
+import dev.jetw.agent.core.RuntimeEventWriter;
+import jdk.jfr.consumer.RecordingStream;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The runtime events from JFR's in-process streaming: one {@link RecordingStream} with exactly the
+ * JFR events the selected families need (thresholds from {@code jvmThreshold=}, stack traces only
+ * for exceptions), consumed on JFR's stream thread by {@link JfrEventMapper}. Loaded by name by the
+ * core on Java 17+ (docs/agent-dist.md).
+ *
+ * <p>Stop: on JDK 20+ {@code RecordingStream.stop()} returns once every recorded event was consumed.
+ * On 17 to 19 there is no such call: the stop waits for the stream to report two flushes after the
+ * request (JFR flushes about once a second; at most {@link #STOP_WAIT_MILLIS}), or for the stream to
+ * close (JFR's own shutdown hook ends it at JVM exit), so the events of the last second reach the
+ * file too. (Starting a recording to force a chunk rotation was tried: during JVM shutdown it blocks
+ * in JFR's native code.)
+ */
+public final class JfrEventSource implements RuntimeEventSource {
+
+    static final long STOP_WAIT_MILLIS = 3_000;
+
+    private final RuntimeEventWriter writer;
+    private final long thresholdNanos;
+    private final Object flushes = new Object();
+    private long flushCount;
+    private volatile boolean closed;
+    private RecordingStream stream;
+    private volatile Thread consumer;
+
+    public JfrEventSource(RuntimeEventWriter writer, long thresholdNanos) {
+        this.writer = writer;
+        this.thresholdNanos = thresholdNanos;
+    }
+
+    @Override
+    public void start() {
+        RecordingStream rs = new RecordingStream();
+        try {
+            JfrEventMapper mapper = new JfrEventMapper(writer, thresholdNanos);
+            Duration threshold = Duration.ofNanos(thresholdNanos);
+            Set<String> f = writer.families();
+            if (f.contains("gc")) {
+                enable(rs, "jdk.GarbageCollection", null, false);
+                enable(rs, "jdk.GCHeapSummary", null, false);
+                enable(rs, "jdk.GCPhasePause", null, false);
+            }
+            if (f.contains("safepoint")) {
+                // All of them: the threshold applies to the whole safepoint, known only at its end (the mapper).
+                enable(rs, "jdk.SafepointBegin", null, false);
+                enable(rs, "jdk.ExecuteVMOperation", null, false);
+                enable(rs, "jdk.SafepointEnd", null, false);
+            }
+            if (f.contains("contention")) {
+                enable(rs, "jdk.JavaMonitorEnter", threshold, false);
+                enable(rs, "jdk.JavaMonitorWait", threshold, false);
+            }
+            if (f.contains("park")) {
+                enable(rs, "jdk.ThreadPark", threshold, false);
+            }
+            if (f.contains("jit")) {
+                enable(rs, "jdk.Compilation", threshold, false);
+                enable(rs, "jdk.Deoptimization", null, false);
+            }
+            if (f.contains("classload")) {
+                enable(rs, "jdk.ClassLoad", Duration.ZERO, false);
+                enable(rs, "jdk.ClassUnload", null, false);
+            }
+            if (f.contains("exception")) {
+                // JDK 22+ throttles exception events (default.jfc: 100/s); an unknown setting is ignored on 17.
+                enable(rs, "jdk.JavaExceptionThrow", null, true).with("throttle", "off");
+            }
+            if (f.contains("thread")) {
+                enable(rs, "jdk.ThreadStart", null, false);
+                enable(rs, "jdk.ThreadEnd", null, false);
+                if (Runtime.version().feature() >= 21) {
+                    enable(rs, "jdk.VirtualThreadStart", null, false);
+                    enable(rs, "jdk.VirtualThreadEnd", null, false);
+                }
+            }
+            if (f.contains("io")) {
+                enable(rs, "jdk.FileRead", threshold, false);
+                enable(rs, "jdk.FileWrite", threshold, false);
+                enable(rs, "jdk.SocketRead", threshold, false);
+                enable(rs, "jdk.SocketWrite", threshold, false);
+            }
+            rs.setReuse(true);   // the mapper keeps no RecordedEvent: one object serves every event
+            rs.setOrdered(true); // by end time, so a safepoint's begin, operation and end arrive in that order
+            rs.onEvent(mapper::accept);
+            rs.onFlush(() -> {
+                mapper.onFlush();
+                synchronized (flushes) {
+                    flushCount++;
+                    flushes.notifyAll();
+                }
+            });
+            rs.onClose(() -> {
+                closed = true;
+                synchronized (flushes) {
+                    flushes.notifyAll();
+                }
+            });
+            startAsDaemon(rs);
+        } catch (RuntimeException | Error e) {
+            rs.close();
+            throw e;
+        }
+        stream = rs;
+    }
+
+    /**
+     * JFR's own stream thread (startAsync) is not a daemon on JDK 17: it would keep the JVM from ever
+     * exiting. So the stream runs in {@code start()} on a daemon thread of ours; a failure there is
+     * the one line, and method tracing goes on.
+     */
+    private void startAsDaemon(RecordingStream rs) {
+        Thread consumer = new Thread(() -> {
+            try {
+                rs.start();
+            } catch (RuntimeException | Error e) {
+                System.err.println("jetw: jvm events: the JFR stream stopped (" + e + "); method tracing goes on");
+            }
+        }, "jetw-jfr-consumer");
+        consumer.setDaemon(true);
+        this.consumer = consumer;
+        consumer.start();
+    }
+
+    private static jdk.jfr.EventSettings enable(RecordingStream rs, String event, Duration threshold, boolean stackTrace) {
+        var settings = rs.enable(event);
+        if (threshold != null) {
+            settings.withThreshold(threshold);
+        }
+        if (stackTrace) {
+            settings.withStackTrace();
+        } else {
+            settings.withoutStackTrace();
+        }
+        return settings;
+    }
+
+    /** What the consumer thread allocated (HotSpot's per-thread counter), -1 where the JVM does not count. */
+    @Override
+    public long allocatedBytes() {
+        Thread t = consumer;
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        if (t == null || !(mx instanceof com.sun.management.ThreadMXBean)) {
+            return -1;
+        }
+        return ((com.sun.management.ThreadMXBean) mx).getThreadAllocatedBytes(t.getId());
+    }
+
+    @Override
+    public String families() {
+        return String.join(",", new LinkedHashSet<>(writer.families()));
+    }
+
+    @Override
+    public void stop() {
+        RecordingStream rs = stream;
+        stream = null;
+        if (rs == null) {
+            return;
+        }
+        try {
+            if (!stopAndDrain(rs)) {
+                awaitFlushes();
+            }
+        } catch (RuntimeException | Error e) {
+            writer.failed(e); // JFR's own shutdown hook may have ended the recording already
+        } finally {
+            rs.close();
+        }
+    }
+
+    /** JDK 20+: RecordingStream.stop() consumes every recorded event before it returns; false when there is no such method. */
+    private static boolean stopAndDrain(RecordingStream rs) {
+        Method stop;
+        try {
+            stop = RecordingStream.class.getMethod("stop");
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+        try {
+            stop.invoke(rs);
+        } catch (ReflectiveOperationException e) {
+            return false; // already stopped or closed (JVM shutting down): what was consumed is in
+        }
+        return true;
+    }
+
+    /** JDK 17-19: wait for two flushes of the stream (or its close). */
+    private void awaitFlushes() {
+        long target;
+        synchronized (flushes) {
+            target = flushCount + 2;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MILLIS);
+        synchronized (flushes) {
+            while (flushCount < target && !closed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                try {
+                    flushes.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+}
