@@ -5,26 +5,30 @@
 # ratio of the means and the paired ratio with its 95 % interval. ORDERS per run (default 5000).
 # COMPARE=jvm compares instead the agent with the default JVM runtime events (jvm= default set,
 # docs/jvm-events.md) against the agent with jvm=none, both tracing every sample method.
+# COMPARE=preset compares no agent against preset=always-on (the in-memory ring, dumped at exit)
+# tracing every sample method. Every agent run writes a file of its own (jetw refuses to overwrite one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${REPS:-5}
 ORDERS=${ORDERS:-5000}
 SAMPLE=samples/target/jetw-samples.jar
 AGENT=$(pwd)/agent/dist/target/jetw-agent.jar
-ETL=$(mktemp -d)/sample.etl
+ETL_DIR=$(mktemp -d)
 rate() { sed -n 's/.*(\([0-9.]*\) orders\/s).*/\1/p'; }
 none=(); agent=()
 BASE_NAME="no agent"; NEW_NAME="with agent"
 if [ "${COMPARE:-}" = jvm ]; then BASE_NAME="jvm=none"; NEW_NAME="jvm=default"; fi
+NEW_OPTIONS=include=dev.jetw.samples.**,backend=portable
+if [ "${COMPARE:-}" = preset ]; then NEW_NAME="preset=always-on"; NEW_OPTIONS="$NEW_OPTIONS,preset=always-on"; fi
 for i in $(seq 1 "$REPS"); do
   if [ "${COMPARE:-}" = jvm ]; then
-    none+=("$(java -javaagent:"$AGENT"=include=dev.jetw.samples.**,jvm=none,backend=portable,file="$ETL" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")
+    none+=("$(java -javaagent:"$AGENT"=include=dev.jetw.samples.**,jvm=none,backend=portable,file="$ETL_DIR/base-$i.etl" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")
   else
     none+=("$(java -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")
   fi
-  agent+=("$(java -javaagent:"$AGENT"=include=dev.jetw.samples.**,backend=portable,file="$ETL" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | tee /dev/stderr | rate)")
+  agent+=("$(java -javaagent:"$AGENT"="$NEW_OPTIONS",file="$ETL_DIR/agent-$i.etl" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | tee /dev/stderr | rate)")
 done
-rm -f "$ETL"
+rm -rf "$ETL_DIR"
 stats() { printf '%s\n' "$@" | awk '{s+=$1; q+=$1*$1; n++} END {m=s/n; sd=sqrt((q-n*m*m)/(n-1)); printf "%.1f ± %.1f (sd, n=%d)", m, sd, n}'; }
 echo "$BASE_NAME orders/s: ${none[*]}  -> $(stats "${none[@]}")"
 echo "$NEW_NAME orders/s: ${agent[*]}  -> $(stats "${agent[@]}")"

@@ -52,6 +52,7 @@ final class BufferingSink implements LogSink {
      * surviving events reference are in the file whatever the ring kept.
      */
     void acceptAfterRing(TraceBuffer b) {
+        session.reached(b); // in the ring's keeping now, never overwritten: written, as the ring's own events
         synchronized (ring) {
             afterRing.addLast(b);
         }

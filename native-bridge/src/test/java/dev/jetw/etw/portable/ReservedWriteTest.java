@@ -103,7 +103,9 @@ class ReservedWriteTest {
                 assertTrue(reserved(p, s, i / 50));
             }
         }
-        etw.stopSession(name);
+        dev.jetw.etw.SessionStats stats = etw.stopSession(name);
+        // Every record reached the ring or the reserved buffers after it: written, nothing left "in buffers".
+        assertEquals(p.eventsWritten(), stats.eventsWritten(), "the session's written count equals what the provider emitted");
         List<EtlLayoutCheck.Event> events = EtlLayoutCheck.read(file).events();
         List<Integer> kept = seqOfStream(events, 0);
         assertTrue(kept.size() < n / 10, "the ring overwrote most events: " + kept.size());
