@@ -157,10 +157,8 @@ final class PortableSession {
      */
     int write(PortableScratch scratch, long nanoTime, EncodedGuid classGuid, EncodedGuid parentGuid, int type, int level, int version,
               int instanceId, int parentInstanceId, ByteBuffer payload, long payloadWord, int length) {
-        boolean instance = instanceId != 0;
-        int space = instance ? EtlRecordWriter.instanceRecordSpace(length) : EtlRecordWriter.fullRecordSpace(length);
-        int size = (instance ? EtlFormat.INSTANCE_HEADER_SIZE : EtlFormat.FULL_HEADER_SIZE) + length;
-        if (size > EtlFormat.MAX_RECORD_SIZE || space > bufferSize - EtlFormat.BUFFER_HEADER_SIZE) {
+        int space = recordSpace(instanceId != 0, length);
+        if (space < 0) {
             return Win32Error.MORE_DATA;
         }
         int threadId = (int) Thread.currentThread().getId();
@@ -188,6 +186,13 @@ final class PortableSession {
         return code;
     }
 
+    /** The buffer space a record with {@code length} payload bytes takes, or -1 when no buffer of this session holds it. */
+    private int recordSpace(boolean instance, int length) {
+        int space = instance ? EtlRecordWriter.instanceRecordSpace(length) : EtlRecordWriter.fullRecordSpace(length);
+        int size = (instance ? EtlFormat.INSTANCE_HEADER_SIZE : EtlFormat.FULL_HEADER_SIZE) + length;
+        return size > EtlFormat.MAX_RECORD_SIZE || space > bufferSize - EtlFormat.BUFFER_HEADER_SIZE ? -1 : space;
+    }
+
     /**
      * The reserved path, for records that must not be lost (the agent's name rundown): they go into
      * buffers allocated for them outside the pool ({@link ReservedBuffer}), so they neither wait for
@@ -199,10 +204,8 @@ final class PortableSession {
      */
     int writeReserved(EncodedGuid classGuid, EncodedGuid parentGuid, int type, int level, int version,
                       int instanceId, int parentInstanceId, ByteBuffer payload, int length) {
-        boolean instance = instanceId != 0;
-        int space = instance ? EtlRecordWriter.instanceRecordSpace(length) : EtlRecordWriter.fullRecordSpace(length);
-        int size = (instance ? EtlFormat.INSTANCE_HEADER_SIZE : EtlFormat.FULL_HEADER_SIZE) + length;
-        if (size > EtlFormat.MAX_RECORD_SIZE || space > bufferSize - EtlFormat.BUFFER_HEADER_SIZE) {
+        int space = recordSpace(instanceId != 0, length);
+        if (space < 0) {
             return Win32Error.MORE_DATA;
         }
         int threadId = (int) Thread.currentThread().getId();

@@ -233,10 +233,7 @@ final class TraceWriter implements CallHandler {
 
     /** Through the provider's reserved path, without waiting: this runs on the application's thread. */
     private void writeThread(ThreadContext c, int type) {
-        ByteBuffer p = c.scratch.payload(8 + Payloads.utf16zBytes(c.threadName));
-        p.putLong(c.javaThreadId);
-        Payloads.putUtf16z(p, c.threadName);
-        c.nameWritten = provider.writeReserved(c.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0, 0L);
+        c.nameWritten = writeThreadName(c, type, c.javaThreadId, c.threadName, 0L);
     }
 
     /** The calling thread's context, marked busy; the caller must call {@link #release}. Used by rundown and stop. */
@@ -278,22 +275,22 @@ final class TraceWriter implements CallHandler {
             // DC_END for every named thread still known, ended ones too: in a circular file or a ring its
             // DC_START may have been overwritten while the thread's events survive.
             if (t.threadNamed && (end || t.thread.isAlive())) {
-                writeThreadName(writer, type, t.javaThreadId, t.threadName, deadline);
+                writeThreadName(writer, type, t.javaThreadId, t.threadName, Rundown.patienceUntil(deadline));
             }
         }
         if (end) {
             for (ThreadContexts.EndedThread t : contexts.endedUnnamed()) {
-                writeThreadName(writer, type, t.javaThreadId, t.name, deadline);
+                writeThreadName(writer, type, t.javaThreadId, t.name, Rundown.patienceUntil(deadline));
             }
         }
     }
 
-    private void writeThreadName(ThreadContext writer, int type, long javaThreadId, String name, long deadline) {
+    /** A Thread rundown record (u64 Java thread id, name) from {@code writer}'s scratch, waiting up to {@code patienceNanos} for a buffer. */
+    private boolean writeThreadName(ThreadContext writer, int type, long javaThreadId, String name, long patienceNanos) {
         ByteBuffer p = writer.scratch.payload(8 + Payloads.utf16zBytes(name));
         p.putLong(javaThreadId);
         Payloads.putUtf16z(p, name);
-        provider.writeReserved(writer.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0,
-                Rundown.patienceUntil(deadline));
+        return provider.writeReserved(writer.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0, patienceNanos);
     }
 
     int threadCount() {
