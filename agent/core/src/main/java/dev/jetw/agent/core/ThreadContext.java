@@ -21,6 +21,8 @@ final class ThreadContext {
     static final int TIMED = 1;
     /** Frame flag: the START was written at entry (no threshold); otherwise it is written at exit, or never. */
     static final int START_WRITTEN = 2;
+    /** Frame flag: the DEQUEUE of a thread started from a traced call (HandoffWriter), the thread's bottom frame. */
+    static final int THREAD_LINK = 4;
 
     final EventScratch scratch;
     final Thread thread;
