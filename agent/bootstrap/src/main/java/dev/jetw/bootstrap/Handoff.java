@@ -4,6 +4,8 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.ListIterator;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -104,6 +106,20 @@ public final class Handoff {
             return task;
         }
         return wrap(task, EXECUTOR);
+    }
+
+    /**
+     * ForkJoinPool.execute/submit(Runnable): a ForkJoinTask passed as a Runnable keeps its identity (submit
+     * returns it), except CompletableFuture's async tasks, which execute() runs and nobody holds; and a
+     * virtual thread's continuation, which its scheduler (a ForkJoinPool) runs whenever the thread is
+     * started or unparked, is not a task: the virtual thread's start is linked through Thread.start.
+     */
+    public static Runnable wrapForkJoin(Runnable task) {
+        if (handler == null || task instanceof ForkJoinTask && !(task instanceof CompletableFuture.AsynchronousCompletionTask)
+                || task != null && task.getClass().getName().startsWith("java.lang.VirtualThread")) {
+            return task;
+        }
+        return wrap(task, FORK_JOIN);
     }
 
     /** ScheduledExecutorService.schedule* : due after {@code delay}; {@code period} as ScheduledThreadPoolExecutor (> 0 rate, < 0 delay). */

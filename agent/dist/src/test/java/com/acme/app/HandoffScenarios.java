@@ -104,11 +104,13 @@ public final class HandoffScenarios {
      */
     public static long viaBusyPool(ExecutorService pool, CountDownLatch blocker) throws Exception {
         AtomicLong waited = new AtomicLong();
-        long submitted = System.nanoTime();
-        java.util.concurrent.Future<?> f = pool.submit(() -> {
-            waited.set(System.nanoTime() - submitted);
+        long[] submitted = new long[1];
+        Runnable task = () -> { // made before the clock read: a lambda's first linkage takes milliseconds
+            waited.set(System.nanoTime() - submitted[0]);
             HandoffWork.work("delayed");
-        });
+        };
+        submitted[0] = System.nanoTime();
+        java.util.concurrent.Future<?> f = pool.submit(task);
         Thread.sleep(FORCED_DELAY_MILLIS);
         blocker.countDown();
         f.get();

@@ -6,7 +6,6 @@ import net.bytebuddy.asm.Advice;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -54,16 +53,12 @@ final class HandoffAdvice {
     }
 
     /**
-     * ForkJoinPool.execute/submit(Runnable): a ForkJoinTask passed as a Runnable keeps its identity (submit
-     * returns it), except CompletableFuture's async tasks, which execute() runs and nobody holds.
+     * ForkJoinPool.execute/submit(Runnable) (see Handoff.wrapForkJoin for what is left unwrapped).
      */
     static final class ForkJoinRunnable {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.Argument(value = 0, readOnly = false) Runnable task) {
-            if (!(task instanceof ForkJoinTask)
-                    || task instanceof java.util.concurrent.CompletableFuture.AsynchronousCompletionTask) {
-                task = Handoff.wrap(task, Handoff.FORK_JOIN);
-            }
+            task = Handoff.wrapForkJoin(task);
         }
     }
 
