@@ -18,6 +18,8 @@ final class CallNode {
     /** Exception class of an exceptional END, "" for a normal return; the label of a checkpoint. */
     String text = "";
     final List<CallNode> children = new ArrayList<>();
+    /** A handed-over task (its DEQUEUE): its children are the task's calls; see CrossThreadLinks. */
+    boolean task;
 
     CallNode(boolean checkpoint, int methodId, int instanceId, long start) {
         this.checkpoint = checkpoint;
@@ -33,6 +35,15 @@ final class CallNode {
     /** Duration in 100 ns units; -1 unless finished. */
     long duration() {
         return finished() ? end - start : -1;
+    }
+
+    /** The latest END within this node (itself or below); NONE when none is finished. */
+    long lastEnd() {
+        long last = end;
+        for (CallNode c : children) {
+            last = Math.max(last, c.lastEnd());
+        }
+        return last;
     }
 
     boolean threw() {

@@ -19,7 +19,8 @@ import java.util.TreeMap;
  * under the call whose instance id is its ParentInstanceId (top level if that call is not in the
  * file) and each CHECKPOINT under the call with its instance id (jetw writes a checkpoint with the
  * enclosing call's instance; one outside any traced call has a fresh id and stays at top level).
- * Children keep time order. Calls without END stay unfinished (still running at stop).
+ * A DEQUEUE (a task handed over from a traced call, see CrossThreadLinks) is a task node, the parent
+ * of the task's calls. Children keep time order. Calls without END stay unfinished (still running at stop).
  */
 final class CallTreeBuilder {
 
@@ -45,11 +46,11 @@ final class CallTreeBuilder {
     private final Map<Long, int[]> threadIds = new HashMap<>();
     private long lastFileTime = Long.MIN_VALUE;
 
-    /** Takes a record if it is a jetw MethodCall event (START, END, CHECKPOINT). */
+    /** Takes a record if it is a jetw MethodCall event (START, END, CHECKPOINT, DEQUEUE). */
     void accept(EtlRecord r, JetwEvent e) {
         lastFileTime = Math.max(lastFileTime, r.fileTime());
         if (e == null || (e.kind != JetwEvent.Kind.CALL_START && e.kind != JetwEvent.Kind.CALL_END
-                && e.kind != JetwEvent.Kind.CHECKPOINT)) {
+                && e.kind != JetwEvent.Kind.CHECKPOINT && e.kind != JetwEvent.Kind.DEQUEUE)) {
             return;
         }
         long key = (long) r.processId() << 32 | (r.threadId() & 0xFFFFFFFFL);
@@ -109,6 +110,12 @@ final class CallTreeBuilder {
                 }
                 n.end = e.fileTime;
                 n.text = p.text;
+            } else if (p.kind == JetwEvent.Kind.DEQUEUE) {
+                // A task handed over from a call, usually on another thread: top level here unless run inline.
+                CallNode n = new CallNode(false, 0, e.instanceId, e.fileTime);
+                n.task = true;
+                calls.put(e.instanceId, n);
+                placements.add(new Placement(n, e.parentInstanceId));
             } else {
                 CallNode c = new CallNode(true, p.methodId, e.instanceId, e.fileTime);
                 c.text = p.text;

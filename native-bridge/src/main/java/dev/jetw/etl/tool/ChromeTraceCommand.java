@@ -16,7 +16,9 @@ import java.util.TreeSet;
  * for Perfetto UI and chrome://tracing. Each traced call is a complete event ("X", ts and dur in µs
  * after the session's StartTime) on its pid/tid, so nesting comes from the times; a call still running
  * at stop lasts until the file's last record and has {@code "unfinished": true}; a checkpoint is a
- * thread-scoped instant ("i"); thread and process names are metadata events ("M").
+ * thread-scoped instant ("i"); thread and process names are metadata events ("M"). A task handed over
+ * from a traced call (CrossThreadLinks) is a slice "task (queued X ms)" over its calls, with a flow arrow
+ * ("s" at the submission on the submitter's thread, "f" at the task's start) from the submitting call.
  * Without -o the output is FILE with ".etl" replaced by ".trace.json"; -o takes one FILE only.
  */
 final class ChromeTraceCommand {
@@ -78,6 +80,7 @@ final class ChromeTraceCommand {
                 }
             }
             count = runtime(w, trees, start, count);
+            count = flows(w, trees, start, count);
             w.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":");
             w.write(new JsonWriter().beginObject().field("file", reader.file().toString())
                     .field("session", reader.header().loggerName()).field("startTime", Text.iso(start))
@@ -150,6 +153,51 @@ final class ChromeTraceCommand {
         return count + 1;
     }
 
+    /** A task's slice, from its DEQUEUE to the end of its last call, then its calls. */
+    private static int task(Writer w, CallNode n, ThreadCalls t, CallTrees trees, long start, int count) throws IOException {
+        CrossThreadLinks.Link l = trees.links.task(t.processId, n.instanceId);
+        long end = Math.max(n.start, n.lastEnd());
+        JsonWriter e = new JsonWriter().beginObject()
+                .field("name", l == null ? "task" : "task (queued " + Text.millis(l.waitNanos / 100) + " ms)")
+                .field("cat", "jetw.task").field("ph", "X");
+        e.name("ts").value((n.start - start) / 10.0, 1);
+        e.name("dur").value((end - n.start) / 10.0, 1);
+        e.field("pid", t.processId).field("tid", t.threadId);
+        e.name("args").beginObject().field("instanceId", n.instanceId);
+        if (l != null) {
+            e.field("queueWaitNs", l.waitNanos).field("handoff", CrossThreadLinks.kindName(l.kind))
+                    .field("submitterInstanceId", l.submitterInstanceId);
+        }
+        e.endObject();
+        int c = emit(w, e, count);
+        for (CallNode child : n.children) {
+            c = node(w, child, t, trees, start, c);
+        }
+        return c;
+    }
+
+    /** A flow arrow per hand-off whose both ends are in the file: submitting call -> task slice. */
+    private static int flows(Writer w, CallTrees trees, long start, int count) throws IOException {
+        int c = count;
+        int id = 0;
+        for (CrossThreadLinks.Link l : trees.links.links()) {
+            if (!l.resolved() || trees.taskNode(l) == null) {
+                continue;
+            }
+            id++;
+            c = emit(w, flow("s", id, l.processId, l.submitterThreadId, l.submitTime() - start), c);
+            c = emit(w, flow("f", id, l.processId, l.taskThreadId, l.dequeueTime - start).field("bp", "e"), c);
+        }
+        return c;
+    }
+
+    private static JsonWriter flow(String phase, int id, int pid, int tid, long at) {
+        JsonWriter e = new JsonWriter().beginObject().field("name", "hand-off").field("cat", "jetw.handoff").field("ph", phase)
+                .field("id", id);
+        e.name("ts").value(at / 10.0, 1);
+        return e.field("pid", pid).field("tid", tid);
+    }
+
     private static int node(Writer w, CallNode n, ThreadCalls t, CallTrees trees, long start, int count)
             throws IOException {
         int c = count;
@@ -163,6 +211,9 @@ final class ChromeTraceCommand {
         }
         if (n.start == CallNode.NONE) {
             return c; // END without START: no place on the timeline
+        }
+        if (n.task) {
+            return task(w, n, t, trees, start, c);
         }
         long end = n.finished() ? n.end : Math.max(n.start, trees.lastFileTime);
         JsonWriter e = new JsonWriter().beginObject().field("name", trees.names.method(n.methodId))

@@ -10,6 +10,10 @@ import java.util.List;
  * A call line is "DURATION ms  METHOD [threw EXCEPTION]  @+START ms" (START after the session's
  * StartTime), indented two spaces per level; checkpoints appear in place as {@code * "label"}; a call
  * with no END is "(unfinished)". {@code --slowest} prints only the longest finished top-level call.
+ * Cross-thread links (CrossThreadLinks) are followed: a task handed to another thread from a call is
+ * printed under that call as "-> queued X ms on THREAD", with the task's calls below it, so a request
+ * reads as one tree across threads; {@code --slowest} measures a call to the end of the last task it
+ * (or its tasks) handed over.
  */
 final class TreeCommand {
 
@@ -53,11 +57,16 @@ final class TreeCommand {
         JetwNames names = trees.names;
         CallNode best = null;
         ThreadCalls where = null;
+        long bestEnd = 0;
         for (ThreadCalls t : threads) {
             for (CallNode n : t.roots) {
-                if (!n.checkpoint && n.finished() && (best == null || n.duration() > best.duration())) {
-                    best = n;
-                    where = t;
+                if (!n.checkpoint && !n.task && n.finished()) {
+                    long end = endToEnd(n, t, trees, 0);
+                    if (best == null || end - n.start > bestEnd - best.start) {
+                        best = n;
+                        where = t;
+                        bestEnd = end;
+                    }
                 }
             }
         }
@@ -65,7 +74,11 @@ final class TreeCommand {
             s.append("(no finished top-level call)\n");
             return;
         }
-        s.append("slowest top-level call: ").append(Text.millis(best.duration())).append(" ms\n");
+        s.append("slowest top-level call: ").append(Text.millis(best.duration())).append(" ms");
+        if (bestEnd > best.end) {
+            s.append(", ").append(Text.millis(bestEnd - best.start)).append(" ms end to end with the tasks it handed to other threads");
+        }
+        s.append('\n');
         threadLine(s, where, names);
         node(s, best, 1, names, start, new RuntimeContext(trees, where));
     }
@@ -75,8 +88,10 @@ final class TreeCommand {
         final RuntimeSpans spans;
         final ThreadCalls thread;
         final long lastFileTime;
+        final CallTrees trees;
 
         RuntimeContext(CallTrees trees, ThreadCalls thread) {
+            this.trees = trees;
             this.spans = trees.runtime;
             this.thread = thread;
             this.lastFileTime = trees.lastFileTime;
@@ -108,6 +123,14 @@ final class TreeCommand {
             s.append("* \"").append(n.text).append("\"  @+").append(Text.millis(n.start - sessionStart)).append(" ms\n");
             return;
         }
+        if (n.task) {
+            if (taskLine(s, n, names, sessionStart, runtime)) {
+                for (CallNode c : n.children) {
+                    node(s, c, depth + 1, names, sessionStart, runtime);
+                }
+            }
+            return;
+        }
         if (n.finished()) {
             s.append(Text.millis(n.duration())).append(" ms  ");
         } else if (n.start == CallNode.NONE) {
@@ -126,6 +149,79 @@ final class TreeCommand {
         }
         for (CallNode c : n.children) {
             node(s, c, depth + 1, names, sessionStart, runtime);
+        }
+        if (runtime != null) {
+            handedOver(s, n, depth + 1, names, sessionStart, runtime);
+        }
+    }
+
+    /**
+     * The tasks {@code n} handed to other threads, each as "-> queued X ms on THREAD" with the task's calls
+     * below (a task run on the same thread is already among n's children).
+     */
+    private static void handedOver(StringBuilder s, CallNode n, int depth, JetwNames names, long sessionStart, RuntimeContext runtime) {
+        ThreadCalls here = runtime.thread;
+        for (CrossThreadLinks.Link l : runtime.trees.links.submittedFrom(here.processId, n.instanceId)) {
+            ThreadCalls there = runtime.trees.taskThread(l);
+            CallNode task = runtime.trees.taskNode(l);
+            if (there == null || there == here || depth > MAX_LINK_DEPTH) {
+                continue;
+            }
+            indent(s, depth);
+            String name = names.thread(there.processId, there.threadId);
+            s.append("-> queued ").append(Text.millis(l.waitNanos / 100)).append(" ms on ")
+                    .append(name != null ? name + " (thread " + there.threadId + ")" : "thread " + there.threadId)
+                    .append(", ").append(CrossThreadLinks.kindName(l.kind)).append("  @+")
+                    .append(Text.millis(l.submitTime() - sessionStart)).append(" ms\n");
+            RuntimeContext onTaskThread = new RuntimeContext(runtime.trees, there);
+            for (CallNode c : task.children) {
+                node(s, c, depth + 1, names, sessionStart, onTaskThread);
+            }
+        }
+    }
+
+    /** Deeper hand-off chains than this are cut (a guard; time only goes forward along a chain). */
+    private static final int MAX_LINK_DEPTH = 200;
+
+    /**
+     * A task's own line in its thread's listing: "<- task from THREAD, queued X ms". Returns whether its
+     * calls are to be printed here: not when they are printed under the submitting call.
+     */
+    private static boolean taskLine(StringBuilder s, CallNode n, JetwNames names, long sessionStart, RuntimeContext runtime) {
+        CrossThreadLinks.Link l = runtime == null ? null : runtime.trees.links.task(runtime.thread.processId, n.instanceId);
+        s.append("<- task");
+        boolean elsewhere = l != null && l.resolved() && l.submitterThreadId != runtime.thread.threadId;
+        if (l != null) {
+            String from = names.thread(l.processId, l.submitterThreadId);
+            s.append(l.resolved() ? " from " + (from != null ? from + " (thread " + l.submitterThreadId + ")" : "thread " + l.submitterThreadId)
+                    : " from a call not in the file").append(", queued ").append(Text.millis(l.waitNanos / 100)).append(" ms, ")
+                    .append(CrossThreadLinks.kindName(l.kind));
+        }
+        s.append("  @+").append(Text.millis(n.start - sessionStart)).append(" ms");
+        s.append(elsewhere ? "  (its calls are shown under the submitting call)\n" : "\n");
+        return !elsewhere;
+    }
+
+    /** The end of {@code n} or of the last task it (or its calls, or their tasks) handed to another thread. */
+    private static long endToEnd(CallNode n, ThreadCalls t, CallTrees trees, int depth) {
+        long end = n.end;
+        for (CallNode c : n.children) {
+            end = Math.max(end, endToEnd(c, t, trees, depth));
+        }
+        if (depth < MAX_LINK_DEPTH) {
+            for (CrossThreadLinks.Link l : trees.links.submittedFrom(t.processId, n.instanceId)) {
+                ThreadCalls there = trees.taskThread(l);
+                if (there != null && there != t) {
+                    end = Math.max(end, endToEnd(trees.taskNode(l), there, trees, depth + 1));
+                }
+            }
+        }
+        return end;
+    }
+
+    private static void indent(StringBuilder s, int depth) {
+        for (int i = 0; i < depth; i++) {
+            s.append("  ");
         }
     }
 
