@@ -38,7 +38,8 @@ public final class Handoff {
     /**
      * Per ThreadPoolExecutor class: whether a subclass overrides beforeExecute/afterExecute. Those hooks
      * receive the Runnable given to execute(), so a plain Runnable is not wrapped for them (the
-     * application may test or cast it); submit() still links, its FutureTask holds the wrapper inside.
+     * application may test or cast it); a FutureTask (from submit(), or the application's own) still
+     * links, it holds the wrapper inside.
      */
     private static final ClassValue<Boolean> HOOKS_OVERRIDDEN = new ClassValue<Boolean>() {
         @Override
@@ -90,8 +91,8 @@ public final class Handoff {
     }
 
     /**
-     * ThreadPoolExecutor.execute: a FutureTask (from submit, already linked inside, or the application's
-     * own) is left as it is, and so is every task of a pool whose class overrides beforeExecute/afterExecute.
+     * ThreadPoolExecutor.execute: a FutureTask (linked inside when it was made in a traced call) is left as
+     * it is, and so is a plain Runnable given to a pool whose class overrides beforeExecute/afterExecute.
      */
     public static Runnable wrapExecute(ThreadPoolExecutor pool, Runnable task) {
         if (handler == null || task instanceof RunnableFuture) {

@@ -20,16 +20,20 @@ final class HandoffAdvice {
     private HandoffAdvice() {
     }
 
-    /** AbstractExecutorService.newTaskFor(Runnable, T): submit, invokeAll, invokeAny of every AbstractExecutorService. */
-    static final class NewTaskForRunnable {
+    /**
+     * new FutureTask(Runnable, T): what submit, invokeAll and invokeAny of every AbstractExecutorService make,
+     * and what applications make themselves to hand to execute() (the FutureTask keeps its type: an
+     * afterExecute that casts it still works; the wrapper is inside).
+     */
+    static final class FutureTaskOfRunnable {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.Argument(value = 0, readOnly = false) Runnable task) {
             task = Handoff.wrap(task, Handoff.EXECUTOR);
         }
     }
 
-    /** AbstractExecutorService.newTaskFor(Callable). */
-    static final class NewTaskForCallable {
+    /** new FutureTask(Callable). */
+    static final class FutureTaskOfCallable {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.Argument(value = 0, readOnly = false) Callable<?> task) {
             task = Handoff.wrap(task, Handoff.EXECUTOR);

@@ -20,6 +20,7 @@ import java.util.Collection;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.isPublic;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
@@ -65,10 +66,12 @@ final class HandoffInstrumenter {
                 .with(new Listener())
                 .assureReadEdgeTo(inst, Handoff.class)
                 .ignore(none())
-                .type(named("java.util.concurrent.AbstractExecutorService"))
+                .type(named("java.util.concurrent.FutureTask"))
                 .transform((b, t, l, m, pd) -> b
-                        .visit(advice(HandoffAdvice.NewTaskForRunnable.class, "newTaskFor", 2, Runnable.class))
-                        .visit(advice(HandoffAdvice.NewTaskForCallable.class, "newTaskFor", 1, Callable.class)))
+                        .visit(Advice.to(HandoffAdvice.FutureTaskOfRunnable.class).on(isConstructor().and(takesArguments(2))
+                                .and(takesArgument(0, Runnable.class))))
+                        .visit(Advice.to(HandoffAdvice.FutureTaskOfCallable.class).on(isConstructor().and(takesArguments(1))
+                                .and(takesArgument(0, Callable.class)))))
                 .type(named("java.util.concurrent.ThreadPoolExecutor"))
                 .transform((b, t, l, m, pd) -> b
                         .visit(advice(HandoffAdvice.PoolExecute.class, "execute", 1, Runnable.class))
