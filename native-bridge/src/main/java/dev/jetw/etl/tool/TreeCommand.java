@@ -125,9 +125,7 @@ final class TreeCommand {
         }
         if (n.task) {
             if (taskLine(s, n, names, sessionStart, runtime)) {
-                for (CallNode c : n.children) {
-                    node(s, c, depth + 1, names, sessionStart, runtime);
-                }
+                children(s, n, depth + 1, names, sessionStart, runtime);
             }
             return;
         }
@@ -147,37 +145,48 @@ final class TreeCommand {
         if (runtime != null && n.start != CallNode.NONE) {
             runtimeLines(s, n, depth + 1, sessionStart, runtime);
         }
+        children(s, n, depth + 1, names, sessionStart, runtime);
+    }
+
+    /** n's children and, in time order among them, the tasks n handed to other threads. */
+    private static void children(StringBuilder s, CallNode n, int depth, JetwNames names, long sessionStart, RuntimeContext runtime) {
+        List<CrossThreadLinks.Link> handed = runtime == null ? new ArrayList<>() : handedOver(n, depth, runtime);
+        int next = 0;
         for (CallNode c : n.children) {
-            node(s, c, depth + 1, names, sessionStart, runtime);
+            long childAt = c.start != CallNode.NONE ? c.start : c.end;
+            for (; next < handed.size() && handed.get(next).submitTime() <= childAt; next++) {
+                handOff(s, handed.get(next), depth, names, sessionStart, runtime);
+            }
+            node(s, c, depth, names, sessionStart, runtime);
         }
-        if (runtime != null) {
-            handedOver(s, n, depth + 1, names, sessionStart, runtime);
+        for (; next < handed.size(); next++) {
+            handOff(s, handed.get(next), depth, names, sessionStart, runtime);
         }
     }
 
-    /**
-     * The tasks {@code n} handed to other threads, each as "-> queued X ms on THREAD" with the task's calls
-     * below (a task run on the same thread is already among n's children).
-     */
-    private static void handedOver(StringBuilder s, CallNode n, int depth, JetwNames names, long sessionStart, RuntimeContext runtime) {
+    /** The tasks {@code n} handed to other threads, by submission time (a task run on the same thread is among n's children). */
+    private static List<CrossThreadLinks.Link> handedOver(CallNode n, int depth, RuntimeContext runtime) {
+        List<CrossThreadLinks.Link> handed = new ArrayList<>();
         ThreadCalls here = runtime.thread;
         for (CrossThreadLinks.Link l : runtime.trees.links.submittedFrom(here.processId, n.instanceId)) {
             ThreadCalls there = runtime.trees.taskThread(l);
-            CallNode task = runtime.trees.taskNode(l);
-            if (there == null || there == here || depth > MAX_LINK_DEPTH) {
-                continue;
-            }
-            indent(s, depth);
-            String name = names.thread(there.processId, there.threadId);
-            s.append("-> queued ").append(Text.millis(l.waitNanos / 100)).append(" ms on ")
-                    .append(name != null ? name + " (thread " + there.threadId + ")" : "thread " + there.threadId)
-                    .append(", ").append(CrossThreadLinks.kindName(l.kind)).append("  @+")
-                    .append(Text.millis(l.submitTime() - sessionStart)).append(" ms\n");
-            RuntimeContext onTaskThread = new RuntimeContext(runtime.trees, there);
-            for (CallNode c : task.children) {
-                node(s, c, depth + 1, names, sessionStart, onTaskThread);
+            if (there != null && there != here && depth <= MAX_LINK_DEPTH) {
+                handed.add(l);
             }
         }
+        return handed;
+    }
+
+    /** A task handed to another thread: "-> queued X ms on THREAD", the task's calls below, in place among the submitter's children. */
+    private static void handOff(StringBuilder s, CrossThreadLinks.Link l, int depth, JetwNames names, long sessionStart, RuntimeContext runtime) {
+        ThreadCalls there = runtime.trees.taskThread(l);
+        indent(s, depth);
+        String name = names.thread(there.processId, there.threadId);
+        s.append("-> queued ").append(Text.millis(l.waitNanos / 100)).append(" ms on ")
+                .append(name != null ? name + " (thread " + there.threadId + ")" : "thread " + there.threadId)
+                .append(", ").append(CrossThreadLinks.kindName(l.kind)).append("  @+")
+                .append(Text.millis(l.submitTime() - sessionStart)).append(" ms\n");
+        children(s, runtime.trees.taskNode(l), depth + 1, names, sessionStart, new RuntimeContext(runtime.trees, there));
     }
 
     /** Deeper hand-off chains than this are cut (a guard; time only goes forward along a chain). */
