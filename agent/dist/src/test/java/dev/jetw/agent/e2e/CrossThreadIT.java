@@ -65,6 +65,24 @@ class CrossThreadIT {
             assertEquals("frames 0", target.awaitStdout(from, l -> l.startsWith("frames "), "frames after detach"));
             target.send("run");
             target.awaitStdout(from, "ran"::equals, "ran after detach");
+
+            // propagate=false: the JDK classes are left alone, tasks are not linked, work is still traced.
+            Path off = temp.resolve("propagate-off.etl");
+            ChildJvm.Result again = ChildJvm.tool("attach", pid, "include=" + SCENARIOS + ";" + WORK, "backend=portable", "file=" + off,
+                    "jvm=none", "propagate=false");
+            assertEquals(0, again.exit(), again.toString());
+            from = target.stdoutLineCount();
+            target.send("frames");
+            assertEquals("frames 0", target.awaitStdout(from, l -> l.startsWith("frames "), "frames with propagate=false"));
+            target.send("run");
+            target.awaitStdout(from, "ran"::equals, "ran with propagate=false");
+            ChildJvm.Result offStatus = ChildJvm.tool("status", pid);
+            assertTrue(offStatus.stdout().lines().anyMatch(l -> l.matches("cross-thread links:\\s+off \\(propagate=false\\)")), offStatus.toString());
+            assertEquals(0, ChildJvm.tool("detach", pid).exit());
+            TraceFile offTrace = TraceFile.read(off);
+            assertEquals(0, offTrace.calls.stream().filter(c -> c.type() == EventType.DEQUEUE).count(), "no DEQUEUE with propagate=false");
+            assertEquals((virtual ? 15 : 14) + 1, offTrace.count(EventType.START, offTrace.methodId(WORK, "work")),
+                    "work() still traced: every task and reuse-none");
             target.send("exit");
             assertEquals(0, target.waitForExit(), target.toString());
 
