@@ -6,13 +6,12 @@ import java.util.ListIterator;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the hand-off advice inlined into JDK classes (executors, Thread.start) calls: it wraps a task
+ * What the hand-off advice inlined into JDK executor classes calls: it wraps a task
  * submitted from a traced call in a {@link LinkedTask} that remembers the submitting call, and lets the
  * core write the DEQUEUE when the task begins. It lives on the boot class path because java.* classes
  * call it; the logic is in the core's {@link HandoffHandler}.
@@ -29,6 +28,7 @@ public final class Handoff {
     public static final int EXECUTOR = 1;
     public static final int FORK_JOIN = 2;
     public static final int SCHEDULED = 3;
+    /** A new thread (platform or virtual) made in a traced call: written by the core, not through this class. */
     public static final int THREAD_START = 4;
 
     private static volatile HandoffHandler handler;
@@ -59,6 +59,11 @@ public final class Handoff {
 
     public static boolean isInstalled() {
         return handler != null;
+    }
+
+    /** Whether {@code h} is the installed handler (not one of an earlier attach). */
+    public static boolean isCurrent(HandoffHandler h) {
+        return handler == h;
     }
 
     /** Executor.execute / submit / invokeAll, ForkJoinPool, CompletableFuture async: the task, wrapped when linked. */
@@ -113,7 +118,7 @@ public final class Handoff {
      * ForkJoinPool.execute/submit(Runnable): a ForkJoinTask passed as a Runnable keeps its identity (submit
      * returns it), except CompletableFuture's async tasks, which execute() runs and nobody holds; and a
      * virtual thread's continuation, which its scheduler (a ForkJoinPool) runs whenever the thread is
-     * started or unparked, is not a task: the virtual thread's start is linked through Thread.start.
+     * started or unparked, is not a task: the virtual thread itself is linked when it is made (the core's HandoffWriter).
      */
     public static Runnable wrapForkJoin(Runnable task) {
         if (handler == null || task instanceof ForkJoinTask && !(task instanceof CompletableFuture.AsynchronousCompletionTask)
@@ -154,19 +159,6 @@ public final class Handoff {
         } catch (Throwable t) {
             Dispatcher.failed(t);
             return task;
-        }
-    }
-
-    /** Thread.start (platform and virtual); ForkJoinPool's workers are not tasks and are left out. */
-    public static void threadStarting(Thread thread) {
-        HandoffHandler h = handler;
-        if (h == null || thread instanceof ForkJoinWorkerThread) {
-            return;
-        }
-        try {
-            h.threadStarting(thread);
-        } catch (Throwable t) {
-            Dispatcher.failed(t);
         }
     }
 

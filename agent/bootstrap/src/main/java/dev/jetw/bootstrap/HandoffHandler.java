@@ -22,7 +22,4 @@ public interface HandoffHandler {
 
     /** The task begun with {@code token} returned (normally or not). */
     void taskEnded(long token);
-
-    /** {@code thread} is being started by the calling thread (Thread.start, platform or virtual). */
-    void threadStarting(Thread thread);
 }

@@ -131,12 +131,4 @@ final class HandoffAdvice {
             task = Handoff.wrap(task, Handoff.EXECUTOR);
         }
     }
-
-    /** Thread.start / VirtualThread.start (and their start(ThreadContainer) on JDK 21+). */
-    static final class ThreadStart {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static void enter(@Advice.This Thread thread) {
-            Handoff.threadStarting(thread);
-        }
-    }
 }

@@ -36,7 +36,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * {@link #reset} puts their original bytes back at detach.
  *
  * <p>The boot-class-path classes the advice calls are loaded here, before the first transformation,
- * so that the first hand-off after attach does not load a class from inside Thread.start or an
+ * so that the first hand-off after attach does not load a class from inside an
  * executor's lock.
  */
 final class HandoffInstrumenter {
@@ -94,9 +94,6 @@ final class HandoffInstrumenter {
                                 .and(takesArgument(3, TimeUnit.class)))))
                 .type(named("java.util.concurrent.CompletableFuture$ThreadPerTaskExecutor"))
                 .transform((b, t, l, m, pd) -> b.visit(advice(HandoffAdvice.ThreadPerTaskExecute.class, "execute", 1, Runnable.class)))
-                .type(namedOneOf("java.lang.Thread", "java.lang.VirtualThread"))
-                .transform((b, t, l, m, pd) -> b.visit(Advice.to(HandoffAdvice.ThreadStart.class).on(named("start")
-                        .and(takesArguments(0).or(takesArguments(1).and(takesArgument(0, named("jdk.internal.vm.ThreadContainer"))))))))
                 .installOn(inst);
     }
 

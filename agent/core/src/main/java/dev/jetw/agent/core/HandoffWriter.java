@@ -7,6 +7,7 @@ import dev.jetw.etw.EventType;
 import dev.jetw.etw.TraceLevel;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.ForkJoinWorkerThread;
 
 /**
  * Cross-thread links (docs/cross-thread.md): the submitting side gives the innermost open traced call
@@ -27,7 +28,26 @@ final class HandoffWriter implements HandoffHandler {
     private final ClassicProvider provider;
     private final TraceWriter writer;
     private final ThreadContexts contexts;
-    private final ThreadStartLinks starts = new ThreadStartLinks();
+    /** Marks a thread whose inherited link was looked at (or that had none); new threads made by it inherit through childValue. */
+    private static final long[] SEED = new long[0];
+    /**
+     * Links of new threads. Thread's constructor (platform and virtual) calls childValue on the creating
+     * thread, for each inheritable value that thread holds: there the creating thread's open traced call
+     * becomes the new thread's link, with no JDK class changed (retransforming java.lang.Thread at every
+     * attach and detach would leave a previous version of it in Metaspace per cycle: Thread.run never
+     * returns on long-lived threads). A thread holds the seed once it traced, so only such threads pay
+     * for the call, once per thread they make.
+     */
+    private final InheritableThreadLocal<long[]> threadLinks = new InheritableThreadLocal<long[]>() {
+        @Override
+        protected long[] childValue(long[] parentValue) {
+            if (!dev.jetw.bootstrap.Handoff.isCurrent(HandoffWriter.this)) {
+                return SEED; // a thread seeded in an earlier attach, until this ThreadLocal is collected
+            }
+            long link = link();
+            return link == 0L ? SEED : new long[] {link, System.nanoTime()};
+        }
+    };
 
     HandoffWriter(ClassicProvider provider, TraceWriter writer) {
         this.provider = provider;
@@ -64,8 +84,8 @@ final class HandoffWriter implements HandoffHandler {
         }
         c.busy = true;
         try {
-            // A pool worker started from a traced call is not that call's task: its tasks carry their own links.
-            starts.take(c.thread);
+            // A pool worker made in a traced call is not that call's task: its tasks carry their own links.
+            takeThreadLink(c);
             if (c.depth == 1 && (c.flags[0] & ThreadContext.THREAD_LINK) != 0) {
                 c.depth = 0;
             }
@@ -87,24 +107,27 @@ final class HandoffWriter implements HandoffHandler {
         }
     }
 
-    @Override
-    public void threadStarting(Thread thread) {
-        long link = link();
-        if (link != 0L) {
-            starts.put(thread, link, System.nanoTime());
+    /**
+     * Called by {@link TraceWriter#enter} on a thread's outermost traced call, with the context busy:
+     * the first time, if the thread was made in a traced call, its DEQUEUE becomes the bottom frame for
+     * the thread's life (a thread per task). ForkJoinPool's workers are not tasks.
+     */
+    void threadBegins(ThreadContext c) {
+        long[] made = takeThreadLink(c);
+        if (made != null && provider.isEnabled(LEVEL) && !(c.thread instanceof ForkJoinWorkerThread)) {
+            dequeue(c, made[0], made[1], dev.jetw.bootstrap.Handoff.THREAD_START, ThreadContext.THREAD_LINK);
         }
     }
 
-    /**
-     * Called by {@link TraceWriter#enter} on a thread's outermost traced call, with the context busy:
-     * if the thread was started from a traced call, its DEQUEUE becomes the bottom frame for the
-     * thread's life (a thread per task).
-     */
-    void threadBegins(ThreadContext c) {
-        long[] start = starts.take(c.thread);
-        if (start != null && provider.isEnabled(LEVEL)) {
-            dequeue(c, start[0], start[1], dev.jetw.bootstrap.Handoff.THREAD_START, ThreadContext.THREAD_LINK);
+    /** The thread's inherited link the first time (then null), and the seed for the threads it makes. */
+    private long[] takeThreadLink(ThreadContext c) {
+        if (c.threadLinkTaken) {
+            return null;
         }
+        c.threadLinkTaken = true;
+        long[] inherited = threadLinks.get();
+        threadLinks.set(SEED);
+        return inherited != null && inherited.length == 2 ? inherited : null;
     }
 
     private long dequeue(ThreadContext c, long link, long dueNanos, int kind, int frameFlags) {

@@ -34,6 +34,8 @@ final class ThreadContext {
     boolean threadNamed;
     /** Whether the thread's DC_START was accepted; if not, the stop's rundown names the thread. */
     boolean nameWritten;
+    /** Whether HandoffWriter looked at the link this thread inherited from the thread that made it. */
+    boolean threadLinkTaken;
     /** True while the agent writes an event on this thread. */
     boolean busy;
     /** The next frame tag; seeded per context so that a token of an earlier attach hardly ever matches. */
