@@ -60,8 +60,8 @@ final class HandoffWriter implements HandoffHandler {
         if (!provider.isEnabled(LEVEL)) {
             return 0L;
         }
-        ThreadContext c = contexts.current();
-        if (c.busy || c.depth == 0) {
+        ThreadContext c = contexts.peek(); // a thread that never traced is in no traced call: no context made for it
+        if (c == null || c.busy || c.depth == 0) {
             return 0L;
         }
         c.busy = true;
