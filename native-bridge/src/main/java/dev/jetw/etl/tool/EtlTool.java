@@ -29,7 +29,8 @@ public final class EtlTool {
             "usage: jetw etl <command> [options] FILE...",
             "  summary [--json] FILE...               session, time span, buffers, events per provider/type/level, events lost",
             "  dump [--json] FILE...                  one line per event (--json: one JSON object per line)",
-            "  tree [--slowest] [--thread TID] FILE...  per-thread call trees of jetw's START/END events with durations",
+            "  tree [--slowest] [--thread TID] [--why] FILE...  per-thread call trees of jetw's START/END events with durations",
+            "                                         (--why: a 'why' line under each top-level call, see why)",
             "  methods [--json] [--sort KEY] [--top N] [--thread TID] [--from MS] [--to MS] FILE...",
             "                                         per method: calls, total/self/mean ms, p50/p90/p99/max, exceptions",
             "                                         (KEY: total self calls mean p99 max exceptions; MS after session start)",
@@ -61,6 +62,7 @@ public final class EtlTool {
         }
         boolean json = false;
         boolean slowest = false;
+        boolean treeWhy = false;
         Integer thread = null;
         Path output = null;
         MethodsCommand.Options methods = new MethodsCommand.Options();
@@ -81,6 +83,8 @@ public final class EtlTool {
                 }
             } else if (a.equals("--slowest") && command.equals("tree")) {
                 slowest = true;
+            } else if (a.equals("--why") && command.equals("tree")) {
+                treeWhy = true;
             } else if (command.equals("methods") && (a.equals("--sort") || a.equals("--top") || a.equals("--from")
                     || a.equals("--to"))) {
                 if (i + 1 >= args.length) {
@@ -135,7 +139,7 @@ public final class EtlTool {
             case "dump":
                 return DumpCommand.run(files, json, out, err);
             case "tree":
-                return TreeCommand.run(files, slowest, thread, out, err);
+                return TreeCommand.run(files, slowest, thread, treeWhy, out, err);
             case "methods":
                 methods.json = json;
                 methods.thread = thread;
@@ -179,17 +183,18 @@ public final class EtlTool {
 
     /** Applies --slowest N or --instance ID of why; returns what is wrong with the value, or null. */
     private static String whyOption(WhyCommand.Options o, String option, String value) {
+        long n;
         try {
-            int n = Integer.parseInt(value);
-            if (option.equals("--slowest")) {
-                o.slowest = n;
-                return n >= 1 ? null : "--slowest " + value + ": allowed 1 or more";
-            }
-            o.instance = n;
-            return null;
+            n = Long.parseLong(value);
         } catch (NumberFormatException e) {
             return option + " '" + value + "' is not a number (a decimal integer)";
         }
+        if (option.equals("--slowest")) {
+            o.slowest = (int) Math.min(n, Integer.MAX_VALUE);
+            return n >= 1 ? null : "--slowest " + value + ": allowed 1 or more";
+        }
+        o.instance = (int) n; // instance ids are u32
+        return n >= 0 && n <= 0xFFFFFFFFL ? null : "--instance " + value + ": allowed 0 to 4294967295";
     }
 
     private static int usage(PrintStream err, String problem) {

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -146,10 +147,7 @@ final class WhyCommand {
         if (found.isEmpty()) {
             s.append("(no such finished jetw call in this file)\n");
         }
-        List<String> common = found.isEmpty() ? new ArrayList<>() : new ArrayList<>(found.get(0).notes);
-        for (Breakdown b : found) {
-            common.retainAll(b.notes);
-        }
+        List<String> common = commonNotes(found);
         for (String n : common) {
             s.append("note: ").append(n).append('\n');
         }
@@ -207,10 +205,48 @@ final class WhyCommand {
         return s.toString();
     }
 
+    /** The notes every breakdown has (what the trace as a whole holds): printed once. */
+    private static List<String> commonNotes(List<Breakdown> found) {
+        List<String> common = found.isEmpty() ? new ArrayList<>() : new ArrayList<>(found.get(0).notes);
+        for (Breakdown b : found) {
+            common.retainAll(b.notes);
+        }
+        return common;
+    }
+
     private static void row(StringBuilder s, Breakdown b, String what, long time, String detail) {
         double pct = b.wall() > 0 ? 100.0 * time / b.wall() : 0;
         s.append(String.format(Locale.ROOT, "  %-44s %10s %7.1f%%  %s", what, Text.millis(time), pct, detail).replaceAll("\\s+$", ""))
                 .append('\n');
+    }
+
+    /** tree --why: a one-line breakdown per top-level call, and the notes all of them share. */
+    static final class TreeAnnotations {
+        final Map<CallNode, String> lines = new IdentityHashMap<>();
+        final List<String> notes = new ArrayList<>();
+    }
+
+    /** The breakdowns of the finished top-level calls of {@code threads}, by two more passes over {@code file}. */
+    static TreeAnnotations annotate(Path file, List<ThreadCalls> threads) throws IOException {
+        Map<ExplainedCall, CallNode> nodes = new IdentityHashMap<>();
+        for (ThreadCalls t : threads) {
+            for (CallNode n : t.roots) {
+                if (!n.checkpoint && n.finished()) {
+                    nodes.put(new ExplainedCall(t.processId, t.threadId, n.instanceId, 0, n.methodId, n.start, n.end), n);
+                }
+            }
+        }
+        Scan scan;
+        try (EtlReader reader = EtlReader.open(file)) {
+            scan = scan(reader, null);
+        }
+        TreeAnnotations a = new TreeAnnotations();
+        List<Breakdown> found = explain(file, scan, new ArrayList<>(nodes.keySet()));
+        for (Breakdown b : found) {
+            a.lines.put(nodes.get(b.call), oneLine(b));
+        }
+        a.notes.addAll(commonNotes(found));
+        return a;
     }
 
     /** "children 1.400 | self 18.412 | on CPU 5.000 | ..." in ms: one line for {@code tree --why}. */

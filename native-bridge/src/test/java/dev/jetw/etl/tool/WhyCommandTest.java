@@ -214,6 +214,26 @@ class WhyCommandTest {
         assertTrue(text.contains("not considered: 2 calls with only a START"), text);
     }
 
+    @Test
+    void treeWhyPutsTheBreakdownUnderEachTopLevelCall() throws IOException {
+        Path f = file(merged());
+        EtlToolTest.Run r = run("tree", "--why", f.toString());
+        assertEquals(0, r.status(), r.err());
+        List<String> lines = r.lines();
+        assertEquals("note: JVM runtime events in this trace are of families contention, gc, park only: no safepoint, io"
+                + " events to match", lines.get(1));
+        assertEquals("  20.000 ms  com.example.Shop.handle()V  @+10.000 ms", lines.get(3));
+        assertEquals("    ? why (ms): children 5.000 | self 15.000 | on CPU 12.000 | ready, waiting for a CPU 2.000 |"
+                + " waiting: UserRequest 4.000 | waiting: WrQueue 2.000 | disk I/O 3.000 | hard faults 0.500 |"
+                + " JvmGcPause 1.000 | JvmPark 3.000", lines.get(4));
+        assertEquals(3, lines.stream().filter(l -> l.startsWith("    ? why (ms): ")).count(), r.out());
+        List<String> slowest = run("tree", "--why", "--slowest", f.toString()).lines();
+        assertEquals(1, slowest.stream().filter(l -> l.contains("? why")).count());
+        assertEquals(lines.get(4), slowest.stream().filter(l -> l.contains("? why")).findFirst().orElseThrow());
+        assertEquals(run("tree", f.toString()).out(), String.join("\n", lines.stream()
+                .filter(l -> !l.contains("? why") && !l.startsWith("note: ")).toList()) + "\n", "--why only adds lines");
+    }
+
     /**
      * The real kernel sample (Thread, Process, Image events of a Windows 10 kernel logger) goes through
      * both passes: every record decoded, none of the kinds a breakdown uses, no problem, and a call
