@@ -208,8 +208,8 @@ public final class WhyAnalysis {
                 }
             }
             if (!missing.isEmpty()) {
-                notes.add("JVM runtime events in this trace are of families " + String.join(", ", contents.runtimeFamilies())
-                        + " only: no " + String.join(", ", missing) + " events to match");
+                notes.add("no JVM runtime events of families " + String.join(", ", missing) + " in this trace (not enabled"
+                        + " by jvm=, or none lasted jvmThreshold)");
             }
         } else {
             notes.add("no JVM runtime events in this trace (agent option jvm=none?): GC pauses, safepoints, lock"

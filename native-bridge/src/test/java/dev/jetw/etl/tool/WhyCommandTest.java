@@ -167,8 +167,8 @@ class WhyCommandTest {
         assertEquals(true, ((Map<?, ?>) jvm.get("JvmGcPause")).get("stopsEveryThread"));
         assertEquals(3.0, num(((Map<?, ?>) jvm.get("JvmPark")).get("ms")));
         assertEquals(1L, lng(((Map<?, ?>) jvm.get("JvmPark")).get("count")));
-        assertEquals(List.of("JVM runtime events in this trace are of families contention, gc, park only: no safepoint,"
-                + " io events to match"), c.get("notes"));
+        assertEquals(List.of("no JVM runtime events of families safepoint, io in this trace (not enabled by jvm=, or none"
+                + " lasted jvmThreshold)"), c.get("notes"));
     }
 
     @Test
@@ -220,8 +220,8 @@ class WhyCommandTest {
         EtlToolTest.Run r = run("tree", "--why", f.toString());
         assertEquals(0, r.status(), r.err());
         List<String> lines = r.lines();
-        assertEquals("note: JVM runtime events in this trace are of families contention, gc, park only: no safepoint, io"
-                + " events to match", lines.get(1));
+        assertEquals("note: no JVM runtime events of families safepoint, io in this trace (not enabled by jvm=, or none"
+                + " lasted jvmThreshold)", lines.get(1));
         assertEquals("  20.000 ms  com.example.Shop.handle()V  @+10.000 ms", lines.get(3));
         assertEquals("    ? why (ms): children 5.000 | self 15.000 | on CPU 12.000 | ready, waiting for a CPU 2.000 |"
                 + " waiting: UserRequest 4.000 | waiting: WrQueue 2.000 | disk I/O 3.000 | hard faults 0.500 |"
