@@ -4,6 +4,7 @@ import dev.jetw.etl.TimestampConverter;
 import dev.jetw.etl.kernel.KernelEvent;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -140,7 +141,7 @@ public final class WhyAnalysis {
 
     private List<CallEvidence> on(long kernelTid) {
         List<CallEvidence> l = kernelTid > 0 ? byKernelThread.get(kernelTid) : null;
-        return l != null ? l : new ArrayList<>();
+        return l != null ? l : Collections.<CallEvidence>emptyList();
     }
 
     /**
