@@ -29,10 +29,14 @@ public final class EtlTool {
             "usage: jetw etl <command> [options] FILE...",
             "  summary [--json] FILE...               session, time span, buffers, events per provider/type/level, events lost",
             "  dump [--json] FILE...                  one line per event (--json: one JSON object per line)",
-            "  tree [--slowest] [--thread TID] FILE...  per-thread call trees of jetw's START/END events with durations",
+            "  tree [--slowest] [--thread TID] [--why] FILE...  per-thread call trees of jetw's START/END events with durations",
+            "                                         (--why: a 'why' line under each top-level call, see why)",
             "  methods [--json] [--sort KEY] [--top N] [--thread TID] [--from MS] [--to MS] FILE...",
             "                                         per method: calls, total/self/mean ms, p50/p90/p99/max, exceptions",
             "                                         (KEY: total self calls mean p99 max exceptions; MS after session start)",
+            "  why [--slowest N | --instance ID] [--thread TID] [--json] FILE...",
+            "                                         where a call's time went: traced children/self, thread states, disk I/O,",
+            "                                         hard faults, JVM runtime events (default: the 3 slowest top-level calls)",
             "  chrome-trace [-o OUT.json] FILE...     Trace Event Format JSON for Perfetto UI / chrome://tracing",
             "exit status: 0 ok, 1 unreadable or corrupt file, 2 usage error, 3 incomplete trace: truncated file, or"
                     + " (summary) events lost or unbalanced jetw START/END (intact events still shown)");
@@ -58,16 +62,29 @@ public final class EtlTool {
         }
         boolean json = false;
         boolean slowest = false;
+        boolean treeWhy = false;
         Integer thread = null;
         Path output = null;
         MethodsCommand.Options methods = new MethodsCommand.Options();
+        WhyCommand.Options why = new WhyCommand.Options();
         List<Path> files = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
-            if (a.equals("--json") && (command.equals("summary") || command.equals("dump") || command.equals("methods"))) {
+            if (a.equals("--json") && (command.equals("summary") || command.equals("dump") || command.equals("methods")
+                    || command.equals("why"))) {
                 json = true;
+            } else if (command.equals("why") && (a.equals("--slowest") || a.equals("--instance"))) {
+                if (i + 1 >= args.length) {
+                    return usage(err, a + " needs a value");
+                }
+                String problem = whyOption(why, a, args[++i]);
+                if (problem != null) {
+                    return usage(err, problem);
+                }
             } else if (a.equals("--slowest") && command.equals("tree")) {
                 slowest = true;
+            } else if (a.equals("--why") && command.equals("tree")) {
+                treeWhy = true;
             } else if (command.equals("methods") && (a.equals("--sort") || a.equals("--top") || a.equals("--from")
                     || a.equals("--to"))) {
                 if (i + 1 >= args.length) {
@@ -78,7 +95,7 @@ public final class EtlTool {
                 if (problem != null) {
                     return usage(err, problem);
                 }
-            } else if (a.equals("--thread") && (command.equals("tree") || command.equals("methods"))) {
+            } else if (a.equals("--thread") && (command.equals("tree") || command.equals("methods") || command.equals("why"))) {
                 if (i + 1 >= args.length) {
                     return usage(err, "--thread needs a thread id");
                 }
@@ -103,11 +120,12 @@ public final class EtlTool {
             case "dump":
             case "tree":
             case "methods":
+            case "why":
             case "chrome-trace":
                 break;
             default:
                 return usage(err, "unknown command '" + command
-                        + "' (expected summary, dump, tree, methods or chrome-trace)");
+                        + "' (expected summary, dump, tree, methods, why or chrome-trace)");
         }
         if (files.isEmpty()) {
             return usage(err, command + ": no FILE given");
@@ -121,7 +139,7 @@ public final class EtlTool {
             case "dump":
                 return DumpCommand.run(files, json, out, err);
             case "tree":
-                return TreeCommand.run(files, slowest, thread, out, err);
+                return TreeCommand.run(files, slowest, thread, treeWhy, out, err);
             case "methods":
                 methods.json = json;
                 methods.thread = thread;
@@ -129,6 +147,10 @@ public final class EtlTool {
                     return usage(err, "--from " + methods.fromMs + " must be before --to " + methods.toMs);
                 }
                 return MethodsCommand.run(files, methods, out, err);
+            case "why":
+                why.json = json;
+                why.thread = thread;
+                return WhyCommand.run(files, why, out, err);
             default:
                 return ChromeTraceCommand.run(files, output, out, err);
         }
@@ -157,6 +179,22 @@ public final class EtlTool {
         } catch (NumberFormatException e) {
             return option + " '" + value + "' is not a number";
         }
+    }
+
+    /** Applies --slowest N or --instance ID of why; returns what is wrong with the value, or null. */
+    private static String whyOption(WhyCommand.Options o, String option, String value) {
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            return option + " '" + value + "' is not a number (a decimal integer)";
+        }
+        if (option.equals("--slowest")) {
+            o.slowest = (int) Math.min(n, Integer.MAX_VALUE);
+            return n >= 1 ? null : "--slowest " + value + ": allowed 1 or more";
+        }
+        o.instance = (int) n; // instance ids are u32
+        return n >= 0 && n <= 0xFFFFFFFFL ? null : "--instance " + value + ": allowed 0 to 4294967295";
     }
 
     private static int usage(PrintStream err, String problem) {

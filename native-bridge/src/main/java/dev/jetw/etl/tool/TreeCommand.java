@@ -17,6 +17,11 @@ final class TreeCommand {
     }
 
     static int run(List<Path> files, boolean slowest, Integer thread, PrintStream out, PrintStream err) {
+        return run(files, slowest, thread, false, out, err);
+    }
+
+    /** With {@code why}, each top-level call shown gets a "? why (ms): ..." line (WhyCommand.annotate). */
+    static int run(List<Path> files, boolean slowest, Integer thread, boolean why, PrintStream out, PrintStream err) {
         int status = EtlTool.OK;
         for (Path f : files) {
             status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
@@ -30,16 +35,23 @@ final class TreeCommand {
                 }
                 StringBuilder s = new StringBuilder();
                 s.append("== ").append(f).append(" (session ").append(reader.header().loggerName()).append(")\n");
+                WhyCommand.TreeAnnotations whyLines = null;
+                if (why && !threads.isEmpty()) {
+                    whyLines = WhyCommand.annotate(f, slowest ? slowestRoot(threads) : threads);
+                    for (String note : whyLines.notes) {
+                        s.append("note: ").append(note).append('\n');
+                    }
+                }
                 if (threads.isEmpty()) {
                     s.append(thread == null ? "(no jetw call events in this file)\n"
                             : "(no jetw call events on thread " + thread + ")\n");
                 } else if (slowest) {
-                    slowest(s, threads, trees, start);
+                    slowest(s, threads, trees, start, whyLines);
                 } else {
                     for (ThreadCalls t : threads) {
                         threadLine(s, t, trees.names);
                         for (CallNode n : t.roots) {
-                            node(s, n, 1, trees.names, start, new RuntimeContext(trees, t));
+                            node(s, n, 1, trees.names, start, new RuntimeContext(trees, t, whyLines));
                         }
                     }
                 }
@@ -49,8 +61,8 @@ final class TreeCommand {
         return status;
     }
 
-    private static void slowest(StringBuilder s, List<ThreadCalls> threads, CallTrees trees, long start) {
-        JetwNames names = trees.names;
+    /** The thread holding the longest finished top-level call, with only that call as its root; empty when none. */
+    private static List<ThreadCalls> slowestRoot(List<ThreadCalls> threads) {
         CallNode best = null;
         ThreadCalls where = null;
         for (ThreadCalls t : threads) {
@@ -61,13 +73,27 @@ final class TreeCommand {
                 }
             }
         }
-        if (best == null) {
+        List<ThreadCalls> out = new ArrayList<>();
+        if (best != null) {
+            ThreadCalls only = new ThreadCalls(where.processId, where.threadId);
+            only.roots.add(best);
+            out.add(only);
+        }
+        return out;
+    }
+
+    private static void slowest(StringBuilder s, List<ThreadCalls> threads, CallTrees trees, long start,
+                                WhyCommand.TreeAnnotations why) {
+        List<ThreadCalls> best = slowestRoot(threads);
+        if (best.isEmpty()) {
             s.append("(no finished top-level call)\n");
             return;
         }
-        s.append("slowest top-level call: ").append(Text.millis(best.duration())).append(" ms\n");
-        threadLine(s, where, names);
-        node(s, best, 1, names, start, new RuntimeContext(trees, where));
+        ThreadCalls where = best.get(0);
+        CallNode call = where.roots.get(0);
+        s.append("slowest top-level call: ").append(Text.millis(call.duration())).append(" ms\n");
+        threadLine(s, where, trees.names);
+        node(s, call, 1, trees.names, start, new RuntimeContext(trees, where, why));
     }
 
     /** Where a call's runtime events come from: the file's spans, for the call's thread. */
@@ -75,11 +101,14 @@ final class TreeCommand {
         final RuntimeSpans spans;
         final ThreadCalls thread;
         final long lastFileTime;
+        /** tree --why: the breakdown line of each top-level call, or null. */
+        final WhyCommand.TreeAnnotations why;
 
-        RuntimeContext(CallTrees trees, ThreadCalls thread) {
+        RuntimeContext(CallTrees trees, ThreadCalls thread, WhyCommand.TreeAnnotations why) {
             this.spans = trees.runtime;
             this.thread = thread;
             this.lastFileTime = trees.lastFileTime;
+            this.why = why;
         }
     }
 
@@ -121,6 +150,13 @@ final class TreeCommand {
         }
         long at = n.start != CallNode.NONE ? n.start : n.end;
         s.append("  @+").append(Text.millis(at - sessionStart)).append(" ms\n");
+        String why = runtime != null && runtime.why != null ? runtime.why.lines.get(n) : null;
+        if (why != null) {
+            for (int i = 0; i <= depth; i++) {
+                s.append("  ");
+            }
+            s.append("? ").append(why).append('\n');
+        }
         if (runtime != null && n.start != CallNode.NONE) {
             runtimeLines(s, n, depth + 1, sessionStart, runtime);
         }
