@@ -28,9 +28,11 @@ final class FfmDowncalls {
     private final Object javaInt;
     private final Object javaLong;
     private final Object noOptions;
+    private final Object criticalOption;
 
     private FfmDowncalls(Object linker, Method downcallHandle, Method descriptorOf, Method segmentOfAddress,
-                         Class<?> memoryLayout, Object javaInt, Object javaLong, Object noOptions) {
+                         Class<?> memoryLayout, Object javaInt, Object javaLong, Object noOptions,
+                         Object criticalOption) {
         this.linker = linker;
         this.downcallHandle = downcallHandle;
         this.descriptorOf = descriptorOf;
@@ -39,6 +41,7 @@ final class FfmDowncalls {
         this.javaInt = javaInt;
         this.javaLong = javaLong;
         this.noOptions = noOptions;
+        this.criticalOption = criticalOption;
     }
 
     /** The running JVM's native linker; fails where java.lang.foreign is absent or pointers are not 8 bytes. */
@@ -56,6 +59,8 @@ final class FfmDowncalls {
                     + " bytes; addresses cannot pass as JAVA_LONG");
         }
         Object noOptions = Array.newInstance(option, 0);
+        Object critical = Array.newInstance(option, 1);
+        Array.set(critical, 0, option.getMethod("critical", boolean.class).invoke(null, false));
         return new FfmDowncalls(
                 linkerClass.getMethod("nativeLinker").invoke(null),
                 linkerClass.getMethod("downcallHandle", segment, descriptor, noOptions.getClass()),
@@ -64,7 +69,8 @@ final class FfmDowncalls {
                 layout,
                 valueLayout.getField("JAVA_INT").get(null),
                 valueLayout.getField("JAVA_LONG").get(null),
-                noOptions);
+                noOptions,
+                critical);
     }
 
     /**
@@ -72,6 +78,17 @@ final class FfmDowncalls {
      * {@code functionAddress}; every type is {@code int.class} or {@code long.class}.
      */
     MethodHandle downcall(long functionAddress, Class<?> returnType, Class<?>... parameterTypes)
+            throws ReflectiveOperationException {
+        return downcall(functionAddress, false, returnType, parameterTypes);
+    }
+
+    /**
+     * As {@link #downcall(long, Class, Class[])}; {@code critical} adds Linker.Option.critical(false):
+     * no thread-state transition, so the GC waits for the call to return. That is for functions that
+     * are as short as an empty one and never block; jetw's ETW calls enter the kernel and are not
+     * (only the benchmarks measure critical calls, to show what the transition costs).
+     */
+    MethodHandle downcall(long functionAddress, boolean critical, Class<?> returnType, Class<?>... parameterTypes)
             throws ReflectiveOperationException {
         Object arguments = Array.newInstance(memoryLayout, parameterTypes.length);
         for (int i = 0; i < parameterTypes.length; i++) {
@@ -81,7 +98,8 @@ final class FfmDowncalls {
         Object function = segmentOfAddress.invoke(null, functionAddress);
         MethodHandle handle;
         try {
-            handle = (MethodHandle) downcallHandle.invoke(linker, function, descriptor, noOptions);
+            handle = (MethodHandle) downcallHandle.invoke(linker, function, descriptor,
+                    critical ? criticalOption : noOptions);
         } catch (InvocationTargetException e) {
             // e.g. IllegalCallerException when native access is denied (--illegal-native-access=deny)
             throw new ReflectiveOperationException("Linker.downcallHandle: " + e.getCause(), e.getCause());
