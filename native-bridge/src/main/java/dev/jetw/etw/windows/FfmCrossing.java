@@ -41,12 +41,12 @@ final class FfmCrossing implements EventCrossing {
             throw new IllegalStateException("the FFM per-event ETW calls are already bound to '" + bound.getName()
                     + "'; cannot rebind them to '" + library.getName() + "' (one library per class loader)");
         }
-        pendingAddresses = new long[] {
-                Pointer.nativeValue(library.getFunction("TraceEventInstance")),
-                Pointer.nativeValue(library.getFunction("TraceEvent")),
-                Pointer.nativeValue(library.getFunction("CreateTraceInstanceId"))};
-        pendingLinker = FfmDowncalls.open();
         try {
+            pendingAddresses = new long[] {
+                    Pointer.nativeValue(library.getFunction("TraceEventInstance")),
+                    Pointer.nativeValue(library.getFunction("TraceEvent")),
+                    Pointer.nativeValue(library.getFunction("CreateTraceInstanceId"))};
+            pendingLinker = FfmDowncalls.open();
             if (Handles.TRACE_EVENT_INSTANCE == null) {
                 throw new ReflectiveOperationException("downcall handles not built");
             }
