@@ -32,9 +32,19 @@ class EventCrossingsTest {
     }
 
     @Test
-    void ffmFromJava22OnSixtyFourBit() {
-        assertSame(ffm, choose(22, 8, false));
+    void ffmFromJava24OnSixtyFourBit() {
+        assertSame(ffm, choose(24, 8, false));
         assertSame(ffm, choose(25, 8, false));
+        assertEquals(List.of(), lines);
+    }
+
+    @Test
+    void onJava22And23FfmOnlyWhenNativeAccessIsAlreadyEnabled() {
+        // There FFM would print the JDK's restricted-method warning into the application's stderr; JNA does not.
+        assertSame(jna, EventCrossings.choose(22, 8, false, () -> ffm, () -> jna, lines::add));
+        assertSame(jna, EventCrossings.choose(23, 8, false, () -> ffm, () -> jna, lines::add));
+        assertSame(ffm, EventCrossings.choose(22, 8, true, () -> ffm, () -> jna, lines::add));
+        assertSame(ffm, EventCrossings.choose(23, 8, true, () -> ffm, () -> jna, lines::add));
         assertEquals(List.of(), lines);
     }
 
@@ -74,7 +84,9 @@ class EventCrossingsTest {
     void theBackendsBindingUsesFfmFromJava22AndJnaBelow() throws IOException {
         assumeTrue(Native.POINTER_SIZE == 8, "the stub pins the x64 layouts; this host is not 64-bit");
         JnaNativeEtw etw = (JnaNativeEtw) JnaNativeEtw.load(StubLibrary.build().toString());
-        assertEquals(Runtime.version().feature() >= 22 ? EventCrossing.FFM : EventCrossing.JNA_DIRECT,
+        int feature = Runtime.version().feature();
+        boolean ffmExpected = feature >= 24 || (feature >= 22 && EventCrossings.nativeAccessEnabled());
+        assertEquals(ffmExpected ? EventCrossing.FFM : EventCrossing.JNA_DIRECT,
                 etw.perEventCrossing());
     }
 
