@@ -29,7 +29,7 @@ final class Progress {
     private long records;
     private boolean printed;
 
-    Progress(PrintStream err, boolean enabled, LongSupplier clock, String what) {
+    private Progress(PrintStream err, boolean enabled, LongSupplier clock, String what) {
         this.err = err;
         this.enabled = enabled;
         this.clock = clock;
@@ -39,7 +39,16 @@ final class Progress {
 
     /** Progress for a command: on when stderr is a terminal and --quiet is not given. */
     static Progress forCommand(PrintStream err, CommandOptions o, String what) {
-        return new Progress(err, !o.quiet && System.console() != null, System::nanoTime, what);
+        return create(err, o.quiet, System.console() != null, System::nanoTime, what);
+    }
+
+    /** Progress that shows only on a terminal and without --quiet. */
+    static Progress create(PrintStream err, boolean quiet, boolean terminal, LongSupplier clock, String what) {
+        return new Progress(err, !quiet && terminal, clock, what);
+    }
+
+    boolean enabled() {
+        return enabled;
     }
 
     /** Counts one record of {@code reader}, pass {@code pass} of {@code passes}. */

@@ -30,7 +30,7 @@ final class TreeCommand {
                 try {
                     TraceContext context = TraceContext.read(f, progress);
                     TimeWindow window = o.window(reader.header().startTime());
-                    out.print("== " + f + " (session " + reader.header().loggerName() + ")" + o.describeFilters() + "\n");
+                    out.print("== " + f + " (session " + reader.header().loggerName() + ")\n");
                     if (o.slowest) {
                         slowest(reader, o, window, context, progress, out);
                     } else {
