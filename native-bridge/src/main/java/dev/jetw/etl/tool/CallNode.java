@@ -42,6 +42,14 @@ final class CallNode {
         return start != NONE ? start : end;
     }
 
+    /** Where it ends in time: a checkpoint at its time, a call at its END, or at {@code lastFileTime} while unfinished. */
+    long endOr(long lastFileTime) {
+        if (checkpoint) {
+            return start;
+        }
+        return end != NONE ? end : Math.max(time(), lastFileTime);
+    }
+
     boolean threw() {
         return !checkpoint && end != NONE && !text.isEmpty();
     }

@@ -226,8 +226,7 @@ final class ChromeTraceCommand {
 
     /** A top-level call or checkpoint and its tree, when it overlaps the window. */
     private static void node(Output out, CallNode root, int pid, int tid, TimeWindow window) throws OutputFailed {
-        long end = root.end != CallNode.NONE ? root.end : Math.max(root.time(), out.context.lastFileTime);
-        if (window.overlaps(root.time(), end)) {
+        if (window.overlaps(root.time(), root.endOr(out.context.lastFileTime))) {
             out.thread(pid, tid);
             nodeTree(out, root, pid, tid);
         }

@@ -199,8 +199,7 @@ final class PerfettoCommand {
         // ---- calls ----
 
         private void root(int pid, int tid, CallNode root) throws IOException {
-            long end = root.end != CallNode.NONE ? root.end : Math.max(root.time(), context.lastFileTime);
-            if (!window.overlaps(root.time(), end)) {
+            if (!window.overlaps(root.time(), root.endOr(context.lastFileTime))) {
                 return;
             }
             long track = thread(pid, tid);

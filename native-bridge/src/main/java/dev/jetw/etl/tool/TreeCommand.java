@@ -49,8 +49,7 @@ final class TreeCommand {
         if (!o.threadMatches(tid)) {
             return false;
         }
-        long end = root.end != CallNode.NONE ? root.end : context.lastFileTime;
-        return window.overlaps(root.time(), Math.max(root.time(), end));
+        return window.overlaps(root.time(), root.endOr(context.lastFileTime));
     }
 
     private static void all(dev.jetw.etl.EtlReader reader, CommandOptions o, TimeWindow window, TraceContext context,
