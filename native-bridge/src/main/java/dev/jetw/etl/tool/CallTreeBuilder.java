@@ -77,7 +77,7 @@ final class CallTreeBuilder {
         int inst = r.instanceId();
         if (e.kind == JetwEvent.Kind.CALL_START) {
             CallNode late = t.startless.remove(inst);
-            if (late != null && late.start == CallNode.NONE) {
+            if (late != null && late.start == CallNode.NONE && r.fileTime() <= late.end) {
                 late.start = r.fileTime(); // its END came first (a clock tie or skew): this START completes it
                 return;
             }

@@ -179,7 +179,7 @@ final class ChromeTraceCommand {
                 continue;
             }
             int tid = span.cls.jvmWide ? JVM_TRACK : subjectTrack(span, out.threads);
-            if (o.thread != null && tid != o.thread) {
+            if (o.thread != null && !span.cls.jvmWide && tid != o.thread) { // JVM-wide pauses stop that thread too
                 continue;
             }
             out.process(span.processId);

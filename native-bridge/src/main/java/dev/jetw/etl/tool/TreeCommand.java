@@ -62,7 +62,7 @@ final class TreeCommand {
                     return;
                 }
                 long key = (long) pid << 32 | (tid & 0xFFFFFFFFL);
-                boolean first = spool.isEmpty() || !spool.hasThread(key);
+                boolean first = !spool.hasThread(key);
                 StringBuilder s = spool.text(key);
                 if (first) {
                     threadLine(s, pid, tid, context.names);
