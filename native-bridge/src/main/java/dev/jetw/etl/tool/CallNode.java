@@ -17,6 +17,8 @@ final class CallNode {
     long end = NONE;
     /** Exception class of an exceptional END, "" for a normal return; the label of a checkpoint. */
     String text = "";
+    /** The enclosing call's instance id (0 at top level, and for checkpoints). */
+    int parentInstanceId;
     final List<CallNode> children = new ArrayList<>();
 
     CallNode(boolean checkpoint, int methodId, int instanceId, long start) {
@@ -33,6 +35,19 @@ final class CallNode {
     /** Duration in 100 ns units; -1 unless finished. */
     long duration() {
         return finished() ? end - start : -1;
+    }
+
+    /** Where it sits in time: its START, or its END when the START is not in the file. */
+    long time() {
+        return start != NONE ? start : end;
+    }
+
+    /** Where it ends in time: a checkpoint at its time, a call at its END, or at {@code lastFileTime} while unfinished. */
+    long endOr(long lastFileTime) {
+        if (checkpoint) {
+            return start;
+        }
+        return end != NONE ? end : Math.max(time(), lastFileTime);
     }
 
     boolean threw() {

@@ -2,7 +2,6 @@ package dev.jetw.etl.tool;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -10,115 +9,172 @@ import java.util.List;
  * A call line is "DURATION ms  METHOD [threw EXCEPTION]  @+START ms" (START after the session's
  * StartTime), indented two spaces per level; checkpoints appear in place as {@code * "label"}; a call
  * with no END is "(unfinished)". {@code --slowest} prints only the longest finished top-level call.
+ * {@code --thread} and {@code --from/--to} keep the top-level calls (with their whole trees) of that
+ * thread that overlap the window.
+ *
+ * <p>Streaming: a first pass collects names and JVM runtime spans ({@link TraceContext}); the second
+ * builds trees with {@link CallTreeBuilder}, which gives out each top-level tree when complete. Its
+ * text goes to its thread's {@link ThreadSpool} (memory: a chunk per thread, the rest in a temporary
+ * file) so that threads print one after the other; {@code --slowest} keeps only the best tree so far.
  */
 final class TreeCommand {
 
     private TreeCommand() {
     }
 
-    static int run(List<Path> files, boolean slowest, Integer thread, PrintStream out, PrintStream err) {
-        return run(files, slowest, thread, false, out, err);
-    }
-
-    /** With {@code why}, each top-level call shown gets a "? why (ms): ..." line (WhyCommand.annotate). */
-    static int run(List<Path> files, boolean slowest, Integer thread, boolean why, PrintStream out, PrintStream err) {
+    static int run(List<Path> files, CommandOptions o, PrintStream out, PrintStream err) {
         int status = EtlTool.OK;
         for (Path f : files) {
             status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
-                CallTrees trees = CallTrees.read(reader);
-                long start = reader.header().startTime();
-                List<ThreadCalls> threads = new ArrayList<>();
-                for (ThreadCalls t : trees.threads) {
-                    if (thread == null || t.threadId == thread) {
-                        threads.add(t);
+                Progress progress = Progress.forCommand(err, o, "tree " + f);
+                try {
+                    TraceContext context = TraceContext.read(f, progress);
+                    TimeWindow window = o.window(reader.header().startTime());
+                    out.print("== " + f + " (session " + reader.header().loggerName() + ")\n");
+                    if (o.slowest) {
+                        slowest(f, reader, o, window, context, progress, out);
+                    } else {
+                        WhyCommand.TreeAnnotations why = o.treeWhy ? WhyCommand.annotateTopLevel(f, o.thread) : null;
+                        printNotes(why, out);
+                        all(reader, o, window, context, why, progress, out);
                     }
+                } finally {
+                    progress.done();
                 }
-                StringBuilder s = new StringBuilder();
-                s.append("== ").append(f).append(" (session ").append(reader.header().loggerName()).append(")\n");
-                WhyCommand.TreeAnnotations whyLines = null;
-                if (why && !threads.isEmpty()) {
-                    whyLines = WhyCommand.annotate(f, slowest ? slowestRoot(threads) : threads);
-                    for (String note : whyLines.notes) {
-                        s.append("note: ").append(note).append('\n');
-                    }
-                }
-                if (threads.isEmpty()) {
-                    s.append(thread == null ? "(no jetw call events in this file)\n"
-                            : "(no jetw call events on thread " + thread + ")\n");
-                } else if (slowest) {
-                    slowest(s, threads, trees, start, whyLines);
-                } else {
-                    for (ThreadCalls t : threads) {
-                        threadLine(s, t, trees.names);
-                        for (CallNode n : t.roots) {
-                            node(s, n, 1, trees.names, start, new RuntimeContext(trees, t, whyLines));
-                        }
-                    }
-                }
-                out.print(s);
             }));
         }
         return status;
     }
 
-    /** The thread holding the longest finished top-level call, with only that call as its root; empty when none. */
-    private static List<ThreadCalls> slowestRoot(List<ThreadCalls> threads) {
-        CallNode best = null;
-        ThreadCalls where = null;
-        for (ThreadCalls t : threads) {
-            for (CallNode n : t.roots) {
-                if (!n.checkpoint && n.finished() && (best == null || n.duration() > best.duration())) {
-                    best = n;
-                    where = t;
-                }
-            }
+    /** Whether a top-level call or checkpoint is shown: its thread matches and it overlaps the window. */
+    private static boolean shown(CommandOptions o, TimeWindow window, int tid, CallNode root, TraceContext context) {
+        if (!o.threadMatches(tid)) {
+            return false;
         }
-        List<ThreadCalls> out = new ArrayList<>();
-        if (best != null) {
-            ThreadCalls only = new ThreadCalls(where.processId, where.threadId);
-            only.roots.add(best);
-            out.add(only);
-        }
-        return out;
+        return window.overlaps(root.time(), root.endOr(context.lastFileTime));
     }
 
-    private static void slowest(StringBuilder s, List<ThreadCalls> threads, CallTrees trees, long start,
-                                WhyCommand.TreeAnnotations why) {
-        List<ThreadCalls> best = slowestRoot(threads);
-        if (best.isEmpty()) {
-            s.append("(no finished top-level call)\n");
-            return;
+    /** tree --why: the notes every explained call shares (e.g. "no kernel events in this trace"), once. */
+    private static void printNotes(WhyCommand.TreeAnnotations why, PrintStream out) {
+        if (why != null) {
+            for (String note : why.notes) {
+                out.print("note: " + note + "\n");
+            }
         }
-        ThreadCalls where = best.get(0);
-        CallNode call = where.roots.get(0);
-        s.append("slowest top-level call: ").append(Text.millis(call.duration())).append(" ms\n");
-        threadLine(s, where, trees.names);
-        node(s, call, 1, trees.names, start, new RuntimeContext(trees, where, why));
+    }
+
+    private static void all(dev.jetw.etl.EtlReader reader, CommandOptions o, TimeWindow window, TraceContext context,
+                            WhyCommand.TreeAnnotations why, Progress progress, PrintStream out)
+            throws java.io.IOException {
+        long start = reader.header().startTime();
+        try (ThreadSpool spool = new ThreadSpool()) {
+            java.io.IOException[] failed = {null};
+            CallTreeBuilder builder = new CallTreeBuilder((pid, tid, root) -> {
+                if (failed[0] != null || !shown(o, window, tid, root, context)) {
+                    return;
+                }
+                long key = (long) pid << 32 | (tid & 0xFFFFFFFFL);
+                boolean first = !spool.hasThread(key);
+                StringBuilder s = spool.text(key);
+                if (first) {
+                    threadLine(s, pid, tid, context.names);
+                }
+                node(s, root, 1, context.names, start, new RuntimeContext(context, pid, tid, why));
+                try {
+                    spool.maybeSpill(key);
+                } catch (java.io.IOException e) {
+                    failed[0] = e;
+                }
+            });
+            read(reader, o, builder, progress);
+            if (failed[0] != null) {
+                throw failed[0];
+            }
+            if (spool.isEmpty()) {
+                out.print(o.thread == null ? "(no jetw call events in this file)\n"
+                        : "(no jetw call events on thread " + o.thread + ")\n");
+            }
+            for (long key : spool.keys()) {
+                spool.print(key, out);
+            }
+        }
+    }
+
+    /** Pass 2: every record of the file into the builder (only the asked-for thread's). */
+    private static void read(dev.jetw.etl.EtlReader reader, CommandOptions o, CallTreeBuilder builder, Progress progress)
+            throws java.io.IOException {
+        for (dev.jetw.etl.EtlRecord r = reader.next(); r != null; r = reader.next()) {
+            progress.record(reader, 2, 2);
+            if (o.threadMatches(r.threadId())) {
+                builder.accept(r, JetwEvent.decode(r));
+            }
+        }
+        builder.finish();
+    }
+
+    /** Keeps only the longest finished top-level call seen so far. */
+    private static void slowest(Path file, dev.jetw.etl.EtlReader reader, CommandOptions o, TimeWindow window, TraceContext context,
+                                Progress progress, PrintStream out) throws java.io.IOException {
+        CallNode[] best = {null};
+        int[] where = new int[2];
+        boolean[] any = {false};
+        CallTreeBuilder builder = new CallTreeBuilder((pid, tid, root) -> {
+            if (!shown(o, window, tid, root, context)) {
+                return;
+            }
+            any[0] = true;
+            if (!root.checkpoint && root.finished() && (best[0] == null || root.duration() > best[0].duration())) {
+                best[0] = root;
+                where[0] = pid;
+                where[1] = tid;
+            }
+        });
+        read(reader, o, builder, progress);
+        StringBuilder s = new StringBuilder();
+        if (!any[0]) {
+            s.append(o.thread == null ? "(no jetw call events in this file)\n"
+                    : "(no jetw call events on thread " + o.thread + ")\n");
+        } else if (best[0] == null) {
+            s.append("(no finished top-level call)\n");
+        } else {
+            CallNode call = best[0];
+            WhyCommand.TreeAnnotations why = !o.treeWhy ? null : WhyCommand.annotate(file, java.util.Collections.singletonList(
+                    new dev.jetw.etl.why.ExplainedCall(where[0], where[1], call.instanceId, 0, call.methodId, call.start,
+                            call.end)));
+            printNotes(why, out);
+            s.append("slowest top-level call: ").append(Text.millis(call.duration())).append(" ms\n");
+            threadLine(s, where[0], where[1], context.names);
+            node(s, call, 1, context.names, reader.header().startTime(),
+                    new RuntimeContext(context, where[0], where[1], why));
+        }
+        out.print(s);
     }
 
     /** Where a call's runtime events come from: the file's spans, for the call's thread. */
     static final class RuntimeContext {
         final RuntimeSpans spans;
-        final ThreadCalls thread;
+        final int processId;
+        final int threadId;
         final long lastFileTime;
-        /** tree --why: the breakdown line of each top-level call, or null. */
+        /** tree --why: the breakdown line of each explained top-level call, or null. */
         final WhyCommand.TreeAnnotations why;
 
-        RuntimeContext(CallTrees trees, ThreadCalls thread, WhyCommand.TreeAnnotations why) {
-            this.spans = trees.runtime;
-            this.thread = thread;
-            this.lastFileTime = trees.lastFileTime;
+        RuntimeContext(TraceContext context, int processId, int threadId, WhyCommand.TreeAnnotations why) {
+            this.spans = context.runtime;
+            this.processId = processId;
+            this.threadId = threadId;
+            this.lastFileTime = context.lastFileTime;
             this.why = why;
         }
     }
 
-    private static void threadLine(StringBuilder s, ThreadCalls t, JetwNames names) {
-        String name = names.thread(t.processId, t.threadId);
-        s.append("thread ").append(t.threadId);
+    private static void threadLine(StringBuilder s, int pid, int tid, JetwNames names) {
+        String name = names.thread(pid, tid);
+        s.append("thread ").append(tid);
         if (name != null) {
             s.append(" \"").append(name).append('"');
         }
-        s.append(" (pid ").append(t.processId).append(")\n");
+        s.append(" (pid ").append(pid).append(")\n");
     }
 
     static void node(StringBuilder s, CallNode n, int depth, JetwNames names, long sessionStart) {
@@ -150,7 +206,7 @@ final class TreeCommand {
         }
         long at = n.start != CallNode.NONE ? n.start : n.end;
         s.append("  @+").append(Text.millis(at - sessionStart)).append(" ms\n");
-        String why = runtime != null && runtime.why != null ? runtime.why.lines.get(n) : null;
+        String why = runtime != null && runtime.why != null && depth == 1 ? runtime.why.line(runtime.processId, n) : null;
         if (why != null) {
             for (int i = 0; i <= depth; i++) {
                 s.append("  ");
@@ -167,7 +223,7 @@ final class TreeCommand {
 
     private static void runtimeLines(StringBuilder s, CallNode n, int depth, long sessionStart, RuntimeContext runtime) {
         long end = n.finished() ? n.end : runtime.lastFileTime;
-        for (RuntimeSpans.Span span : runtime.spans.overlapping(runtime.thread.processId, runtime.thread.threadId, n.start, end)) {
+        for (RuntimeSpans.Span span : runtime.spans.overlapping(runtime.processId, runtime.threadId, n.start, end)) {
             if (inAChild(n, span, runtime.lastFileTime)) {
                 continue; // printed under the deeper call
             }

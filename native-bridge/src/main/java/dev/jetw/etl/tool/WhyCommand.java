@@ -18,7 +18,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -56,12 +56,19 @@ final class WhyCommand {
     private WhyCommand() {
     }
 
-    static int run(List<Path> files, Options o, PrintStream out, PrintStream err) {
+    static int run(List<Path> files, Options o, CommandOptions common, PrintStream out, PrintStream err) {
+        o.json = common.json;
+        o.thread = common.thread;
         int status = EtlTool.OK;
         for (Path f : files) {
             status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
-                Scan scan = scan(reader, new CallSelector(o.slowest, o.instance, o.thread));
-                List<Breakdown> found = explain(f, scan, scan.selector.chosen());
+                TimeWindow window = common.window(reader.header().startTime());
+                CallSelector selector = new CallSelector(o.slowest, o.instance, o.thread);
+                selector.startingBetween(window.from, window.to);
+                Progress progress = Progress.forCommand(err, common, "why " + f);
+                Scan scan = scan(reader, selector, progress);
+                List<Breakdown> found = explain(f, scan, scan.selector.chosen(), progress);
+                progress.done();
                 long sessionStart = reader.header().startTime();
                 if (o.json) {
                     out.println(json(f, reader.header().loggerName(), o, scan, found, sessionStart));
@@ -74,9 +81,12 @@ final class WhyCommand {
     }
 
     /** Pass one: names, thread numbering, what the trace holds, and (with a selector) the calls to explain. */
-    static Scan scan(EtlReader reader, CallSelector selector) throws IOException {
+    static Scan scan(EtlReader reader, CallSelector selector, Progress progress) throws IOException {
         Scan s = new Scan(selector);
         for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
+            if (progress != null) {
+                progress.record(reader, 1, 2);
+            }
             JetwEvent e = JetwEvent.decode(r);
             s.names.accept(r, e);
             if (e == null) {
@@ -99,7 +109,8 @@ final class WhyCommand {
     }
 
     /** Pass two over a second reader of the file: the breakdowns of {@code calls}. */
-    static List<Breakdown> explain(Path file, Scan scan, List<ExplainedCall> calls) throws IOException {
+    static List<Breakdown> explain(Path file, Scan scan, List<ExplainedCall> calls, Progress progress)
+            throws IOException {
         if (calls.isEmpty()) {
             return new ArrayList<>();
         }
@@ -108,6 +119,9 @@ final class WhyCommand {
                     reader.timestamps());
             RuntimeSpans spans = new RuntimeSpans();
             for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
+                if (progress != null) {
+                    progress.record(reader, 2, 2);
+                }
                 JetwEvent e = JetwEvent.decode(r);
                 if (e == null) {
                     KernelEvent k = KernelClass.isKernelRecord(r) ? KernelDecoder.decode(r) : null;
@@ -220,30 +234,46 @@ final class WhyCommand {
                 .append('\n');
     }
 
-    /** tree --why: a one-line breakdown per top-level call, and the notes all of them share. */
+    /** tree --why: a one-line breakdown per explained top-level call, and the notes all of them share. */
     static final class TreeAnnotations {
-        final Map<CallNode, String> lines = new IdentityHashMap<>();
+        /** Keyed by process id and instance id (unique among a process's calls). */
+        private final Map<Long, String> lines = new HashMap<>();
         final List<String> notes = new ArrayList<>();
+
+        String line(int processId, CallNode n) {
+            return lines.get(key(processId, n.instanceId));
+        }
+
+        private static long key(int processId, int instanceId) {
+            return (long) processId << 32 | (instanceId & 0xFFFFFFFFL);
+        }
     }
 
-    /** The breakdowns of the finished top-level calls of {@code threads}, by two more passes over {@code file}. */
-    static TreeAnnotations annotate(Path file, List<ThreadCalls> threads) throws IOException {
-        Map<ExplainedCall, CallNode> nodes = new IdentityHashMap<>();
-        for (ThreadCalls t : threads) {
-            for (CallNode n : t.roots) {
-                if (!n.checkpoint && n.finished()) {
-                    nodes.put(new ExplainedCall(t.processId, t.threadId, n.instanceId, 0, n.methodId, n.start, n.end), n);
-                }
-            }
-        }
+    /**
+     * tree --why without --slowest: the breakdowns of every finished top-level call (on {@code thread}
+     * if given). Memory grows with the number of top-level calls, which is why --why is an option.
+     */
+    static TreeAnnotations annotateTopLevel(Path file, Integer thread) throws IOException {
         Scan scan;
         try (EtlReader reader = EtlReader.open(file)) {
-            scan = scan(reader, null);
+            scan = scan(reader, new CallSelector(Integer.MAX_VALUE, null, thread), null);
         }
+        return annotations(explain(file, scan, scan.selector.chosen(), null));
+    }
+
+    /** The breakdowns of {@code calls}, by two more passes over {@code file}. */
+    static TreeAnnotations annotate(Path file, List<ExplainedCall> calls) throws IOException {
+        Scan scan;
+        try (EtlReader reader = EtlReader.open(file)) {
+            scan = scan(reader, null, null);
+        }
+        return annotations(explain(file, scan, calls, null));
+    }
+
+    private static TreeAnnotations annotations(List<Breakdown> found) {
         TreeAnnotations a = new TreeAnnotations();
-        List<Breakdown> found = explain(file, scan, new ArrayList<>(nodes.keySet()));
         for (Breakdown b : found) {
-            a.lines.put(nodes.get(b.call), oneLine(b));
+            a.lines.put(TreeAnnotations.key(b.call.processId, b.call.instanceId), oneLine(b));
         }
         a.notes.addAll(commonNotes(found));
         return a;

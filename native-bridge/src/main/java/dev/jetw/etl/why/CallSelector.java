@@ -29,6 +29,8 @@ public final class CallSelector {
     private final int slowest;
     private final Integer instanceId;
     private final Integer threadId;
+    private long windowFrom = Long.MIN_VALUE;
+    private long windowTo = Long.MAX_VALUE;
     private final Map<Long, Half> open = new HashMap<>();
     private final PriorityQueue<ExplainedCall> chosen =
             new PriorityQueue<>(Comparator.comparingLong(ExplainedCall::duration).thenComparingLong(c -> -c.start));
@@ -38,6 +40,12 @@ public final class CallSelector {
         this.slowest = slowest;
         this.instanceId = instanceId;
         this.threadId = threadId;
+    }
+
+    /** Only calls whose START lies in [from, to) (FILETIMEs) are chosen. */
+    public void startingBetween(long from, long to) {
+        windowFrom = from;
+        windowTo = to;
     }
 
     public void start(int pid, int tid, int instance, int parent, int methodId, long time) {
@@ -69,7 +77,7 @@ public final class CallSelector {
             return;
         }
         open.remove(key(pid, instance));
-        if (threadId != null && h.threadId != threadId) {
+        if ((threadId != null && h.threadId != threadId) || h.start < windowFrom || h.start >= windowTo) {
             return;
         }
         ExplainedCall c = new ExplainedCall(pid, h.threadId, instance, h.parentInstanceId, h.methodId, h.start, h.end);

@@ -243,7 +243,7 @@ class WhyCommandTest {
     void theRealKernelSampleDecodesThroughBothPasses() throws IOException {
         Path sample = Path.of(System.getProperty("jetw.shared.dir"), "etl-samples", "ShutdownPerfDiagLogger.etl");
         try (dev.jetw.etl.EtlReader reader = dev.jetw.etl.EtlReader.open(sample)) {
-            WhyCommand.Scan scan = WhyCommand.scan(reader, new dev.jetw.etl.why.CallSelector(3, null, null));
+            WhyCommand.Scan scan = WhyCommand.scan(reader, new dev.jetw.etl.why.CallSelector(3, null, null), null);
             assertEquals(List.of(), reader.problems());
             assertEquals(List.of(), scan.selector.chosen());
             for (dev.jetw.etl.why.TraceContents.Kernel k : dev.jetw.etl.why.TraceContents.Kernel.values()) {
@@ -252,7 +252,7 @@ class WhyCommandTest {
             long start = reader.header().startTime();
             dev.jetw.etl.why.ExplainedCall whole = new dev.jetw.etl.why.ExplainedCall(504, 5060, 1, 0, 1, start,
                     reader.header().endTime());
-            List<dev.jetw.etl.why.Breakdown> b = WhyCommand.explain(sample, scan, List.of(whole));
+            List<dev.jetw.etl.why.Breakdown> b = WhyCommand.explain(sample, scan, List.of(whole), null);
             assertEquals(1, b.size());
             assertNull(b.get(0).states);
             assertNull(b.get(0).diskIo);
@@ -262,6 +262,16 @@ class WhyCommandTest {
         EtlToolTest.Run r = run("why", sample.toString());
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().endsWith("(no such finished jetw call in this file)\n"), r.out());
+    }
+
+    @Test
+    void aTimeWindowChoosesTheCallsThatStartInIt() throws IOException {
+        Path f = file(merged()); // top-level calls start at 10 ms (inst 1), 40 ms (inst 10) and 50 ms (inst 20)
+        List<?> late = (List<?>) MiniJson.object(run("why", "--from", "30", "--json", f.toString()).out()).get("calls");
+        assertEquals(List.of(10L, 20L), late.stream().map(c -> lng(((Map<?, ?>) c).get("instanceId"))).toList());
+        List<?> mid = (List<?>) MiniJson.object(run("why", "--from", "30", "--to", "45", "--json", f.toString()).out())
+                .get("calls");
+        assertEquals(List.of(10L), mid.stream().map(c -> lng(((Map<?, ?>) c).get("instanceId"))).toList());
     }
 
     @Test
