@@ -11,6 +11,13 @@ if not exist "%AGENT_JAR%" (
   echo jetw: %AGENT_JAR% not built yet; run: jetw build 1>&2
   exit /b 2
 )
+rem The etl tools stream: a 256 MB heap keeps them under 512 MB RSS (docs/etl-tools.md); JETW_ETL_JAVA_OPTS overrides it.
+rem (set on its own line: a variable set inside a parenthesized block is not expanded in that block)
+if /I "%~1"=="etl" if not defined JETW_ETL_JAVA_OPTS set "JETW_ETL_JAVA_OPTS=-Xmx256m"
+if /I "%~1"=="etl" (
+  java %JETW_ETL_JAVA_OPTS% -jar "%AGENT_JAR%" %*
+  exit /b %ERRORLEVEL%
+)
 java -jar "%AGENT_JAR%" %*
 exit /b %ERRORLEVEL%
 :usage
@@ -23,7 +30,7 @@ echo   detach ^<pid^>               remove all instrumentation and stop the sess
 echo   status ^<pid^>               session, instrumented methods, events written/lost, errors
 echo   dump ^<pid^> [FILE]          write what the session holds now to a new .etl; tracing goes on
 echo   list                       JVMs on this host
-echo   etl summary^|dump^|tree^|chrome-trace FILE...   read .etl files
+echo   etl summary^|dump^|tree^|methods^|chrome-trace^|perfetto FILE...   read .etl files
 echo   mof                        print the MOF schema of jetw's events (for mofcomp)
 echo   selftest [--dir FOLDER]    check this machine: trace a test workload, read it back, print a verdict per step
 exit /b 0

@@ -20,10 +20,19 @@ done
 # them (one word each) and staged in the scratch's ByteBuffer (checkpoints, exception ENDs).
 java -jar "$JAR" 'TraceWriterBenchmark.startEnd$' -p mode=buffering -p payload=word,buffer -bm avgt -tu ns \
   -f 3 -wi 3 -w 1s -i 5 -r 1s -prof gc > "$OUT/writer-memory.txt" 2>&1
-# The clock floor: System.nanoTime, currentTimeMillis and JFR's own tick counter.
-java -jar "$JAR" ClockBenchmark > "$OUT/clock.txt" 2>&1
-# 5: native crossing floor.
-java -jar "$JAR" NativeCrossingBenchmark $JMH > "$OUT/native-crossing.txt" 2>&1
+# The clock sources (cost and precision) and 5: the native crossing floor, JNA direct vs FFM. The FFM
+# variants need Java 22+ (FFM_JAVA); without one they are left out and the rest runs on the default java.
+FFM_JAVA=${FFM_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
+if [ -x "$FFM_JAVA" ]; then
+  "$FFM_JAVA" -jar "$JAR" ClockBenchmark > "$OUT/clock.txt" 2>&1
+  "$FFM_JAVA" --enable-native-access=ALL-UNNAMED -cp "$JAR" dev.jetw.bench.ClockResolution > "$OUT/clock-resolution.txt" 2>&1
+  "$FFM_JAVA" -jar "$JAR" NativeCrossingBenchmark $JMH > "$OUT/native-crossing.txt" 2>&1
+else
+  java -jar "$JAR" 'ClockBenchmark.(nanoTime|currentTimeMillis|clockMillis|instantNow|tickerVolatile|jfrCounterTime)$' \
+    > "$OUT/clock.txt" 2>&1
+  java -cp "$JAR" dev.jetw.bench.ClockResolution > "$OUT/clock-resolution.txt" 2>&1
+  java -jar "$JAR" 'NativeCrossingBenchmark.(direct|interfaceMapped|javaBaseline)$' $JMH > "$OUT/native-crossing.txt" 2>&1
+fi
 # 6: the sample application, alternating no agent / agent, REPS times each, 20,000 orders a run (≈ 10 s).
 ORDERS=20000 REPS=10 bash benchmarks/sample-throughput.sh > "$OUT/sample.txt" 2>&1
 echo "done: $OUT"

@@ -51,6 +51,7 @@ mkdir -p "$repo/traces"
 stamp="$(date +%Y%m%d-%H%M%S)"
 etl="$repo/traces/demo-$stamp.etl"
 json="$repo/traces/demo-$stamp.json"
+pftrace="$repo/traces/demo-$stamp.pftrace"
 
 # Trace the order service, not the harness that drives it: the app's main and wiring (dev.jetw.samples.*),
 # the load generator's clients (load.*) and the gateway's accept/read loops (OrderGateway) are left out,
@@ -76,7 +77,10 @@ echo
 echo "== Call tree of the slowest request"
 "$repo/jetw" etl tree --slowest "$etl"
 echo
-"$repo/jetw" etl chrome-trace -o "$json" "$etl" >/dev/null
+"$repo/jetw" etl perfetto --quiet "$etl" "$pftrace" >/dev/null 2>&1
+[ -s "$pftrace" ] || die "no Perfetto trace was written at $pftrace"
+echo "== Perfetto trace: $pftrace"
+echo "   open https://ui.perfetto.dev and drop the file on it."
+"$repo/jetw" etl chrome-trace --quiet -o "$json" "$etl" >/dev/null
 [ -s "$json" ] || die "no Perfetto JSON was written at $json"
-echo "== Perfetto-ready JSON: $json"
-echo "   open https://ui.perfetto.dev and drop the file on it (or chrome://tracing)."
+echo "== The same as Trace Event Format JSON (small traces; also chrome://tracing): $json"

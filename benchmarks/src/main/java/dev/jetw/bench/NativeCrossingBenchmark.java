@@ -2,6 +2,8 @@ package dev.jetw.bench;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
+import dev.jetw.etw.windows.BenchDowncalls;
+import java.lang.invoke.MethodHandle;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -15,15 +17,19 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The floor of the Windows backend's per-event cost: one JNA crossing to a native function that
- * does (almost) nothing, direct-mapped (as TraceEventInstance is) and interface-mapped (as the
- * control calls are). libc's {@code abs} stands in for the no-op.
+ * The floor of the Windows backend's per-event cost: one crossing to a native function that does
+ * (almost) nothing, through each binding the backend has: JNA direct-mapped (the per-event calls on
+ * Java 8-21), an FFM downcall handle built by the binding's own {@code FfmDowncalls} (the per-event
+ * calls on Java 22+; run on a 22+ JVM, else {@code ffm*} fail with the reason) and JNA
+ * interface-mapped (the control calls). {@code ffmCritical} adds Linker.Option.critical, which jetw
+ * does not use for ETW (TraceEventInstance enters the kernel): it shows what the thread-state
+ * transition costs. libc's {@code abs} stands in for the no-op.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(3)
+@Fork(value = 3, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 @State(Scope.Benchmark)
 public class NativeCrossingBenchmark {
 
@@ -43,12 +49,47 @@ public class NativeCrossingBenchmark {
 
     private static final InterfaceLibc INTERFACE_LIBC = Native.load("c", InterfaceLibc.class);
 
+    private static final String FFM_PROBLEM;
+    private static final MethodHandle FFM_ABS;
+    private static final MethodHandle FFM_CRITICAL_ABS;
+
+    static {
+        MethodHandle plain = null;
+        MethodHandle critical = null;
+        String problem = null;
+        try {
+            plain = BenchDowncalls.downcall("c", "abs", false, int.class, int.class);
+            critical = BenchDowncalls.downcall("c", "abs", true, int.class, int.class);
+        } catch (RuntimeException e) {
+            problem = e.getMessage();
+        }
+        FFM_ABS = plain;
+        FFM_CRITICAL_ABS = critical;
+        FFM_PROBLEM = problem;
+    }
+
     @Param("-7")
     public int value;
 
     @Benchmark
     public int direct() {
         return DirectLibc.abs(value);
+    }
+
+    @Benchmark
+    public int ffm() throws Throwable {
+        if (FFM_ABS == null) {
+            throw new IllegalStateException(FFM_PROBLEM);
+        }
+        return (int) FFM_ABS.invokeExact(value);
+    }
+
+    @Benchmark
+    public int ffmCritical() throws Throwable {
+        if (FFM_CRITICAL_ABS == null) {
+            throw new IllegalStateException(FFM_PROBLEM);
+        }
+        return (int) FFM_CRITICAL_ABS.invokeExact(value);
     }
 
     @Benchmark

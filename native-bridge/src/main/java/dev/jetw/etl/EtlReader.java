@@ -206,6 +206,11 @@ public final class EtlReader implements Closeable {
         return buffers;
     }
 
+    /** How many of {@link #buffers()} have been read so far (for progress: buffersRead / buffers().size()). */
+    public int buffersRead() {
+        return nextBuffer;
+    }
+
     /**
      * The next record (the logfile header record first), or null when every buffer is read.
      *

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -32,11 +33,22 @@ import java.util.Set;
  * <li>the new file is created exclusively (O_CREAT|O_EXCL, which never follows a link) with the
  *     permissions asked for, owner-only ({@code 600}) by default, on file systems with POSIX permissions.
  * </ul>
+ * The checks and the creation are separate system calls; what makes the whole race-free is that no
+ * step after a check opens an existing file: the removal unlinks a name, the creation is exclusive, and
+ * a reply into the tool's empty file is a new file renamed over it (docs/agent-options.md "Trace files").
  */
 public final class TraceFiles {
 
     /** The default permissions of a new file: read and write for its owner only. */
     public static final String OWNER_ONLY = "600";
+
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
+    /**
+     * Tests only: runs after the checks of a path and before it is removed, created or replaced, so a
+     * test can swap the path in exactly the window an attacker would use.
+     */
+    static volatile java.util.function.Consumer<Path> afterCheck = p -> { };
 
     private final boolean overwrite;
     private final Set<PosixFilePermission> permissions;
@@ -75,6 +87,7 @@ public final class TraceFiles {
         try {
             a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
+            afterCheck.accept(path);
             return;
         }
         if (a.isSymbolicLink()) {
@@ -93,6 +106,10 @@ public final class TraceFiles {
             throw new RefusedException(path, Win32Error.FILE_EXISTS,
                     "it exists; jetw does not replace a file unless overwrite=true");
         }
+        afterCheck.accept(path);
+        // Whatever is at the path now (even if swapped since the check), unlink removes a name only: the
+        // data of a file linked elsewhere or of a link's target is never touched. createNew's O_EXCL
+        // then refuses anything that appeared in the meantime.
         Files.delete(path);
     }
 
@@ -147,17 +164,31 @@ public final class TraceFiles {
         } catch (NoSuchFileException e) {
             // created below
         }
-        FileChannel ch;
-        if (a != null && a.isRegularFile() && a.size() == 0 && linkCount(path) == 1) {
-            ch = FileChannel.open(path, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-        } else {
-            ch = createNew(path);
-        }
-        try (FileChannel c = ch) {
-            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
-            while (b.hasRemaining()) {
-                c.write(b);
+        if (a == null || !a.isRegularFile() || a.size() != 0 || linkCount(path) != 1) {
+            try (FileChannel c = createNew(path)) {
+                write(c, bytes);
             }
+            return;
+        }
+        // The tool's empty file. Opening it to write would write into whatever the path names at the
+        // open (a hard link to someone's file swapped in after the check): the reply goes into a new
+        // file of the same folder, renamed over the path, which replaces a name and writes into nothing.
+        afterCheck.accept(path);
+        Path temporary = path.resolveSibling("." + path.getFileName() + "." + Long.toHexString(RANDOM.nextLong()) + ".tmp");
+        try {
+            try (FileChannel c = createNew(temporary)) {
+                write(c, bytes);
+            }
+            Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+    }
+
+    private static void write(FileChannel c, byte[] bytes) throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+        while (b.hasRemaining()) {
+            c.write(b);
         }
     }
 

@@ -52,7 +52,10 @@ class DemoIT {
         Matcher summary = Pattern.compile("== Trace summary \\((.+\\.etl)\\)").matcher(out);
         assertTrue(summary.find(), "no summary header in:\n" + out);
         Path etl = Paths.get(summary.group(1));
-        Matcher json = Pattern.compile("== Perfetto-ready JSON: (.+\\.json)").matcher(out);
+        Matcher pf = Pattern.compile("== Perfetto trace: (.+\\.pftrace)").matcher(out);
+        assertTrue(pf.find(), "no .pftrace path in:\n" + out);
+        Path pftrace = Paths.get(pf.group(1));
+        Matcher json = Pattern.compile("== The same as Trace Event Format JSON .*: (.+\\.json)").matcher(out);
         assertTrue(json.find(), "no Perfetto JSON path in:\n" + out);
         Path perfetto = Paths.get(json.group(1));
         try {
@@ -67,11 +70,16 @@ class DemoIT {
             String chrome = new String(Files.readAllBytes(perfetto), StandardCharsets.UTF_8);
             assertTrue(chrome.startsWith("{\"traceEvents\":["), "Chrome trace-event JSON expected");
             assertTrue(chrome.contains("OrderTask.run"), "the JSON holds the request spans");
+            byte[] proto = Files.readAllBytes(pftrace);
+            assertTrue(proto.length > 0 && proto[0] == 0x0A, "a Perfetto Trace starts with packet field 1");
+            assertTrue(new String(proto, StandardCharsets.ISO_8859_1).contains("OrderTask.run"),
+                    "the .pftrace names the request slices");
 
             checkTrace(etl);
         } finally {
             Files.deleteIfExists(etl);
             Files.deleteIfExists(perfetto);
+            Files.deleteIfExists(pftrace);
         }
     }
 

@@ -143,15 +143,26 @@ final class AgentLauncher {
 
     /**
      * The rule of the core's reply files (dev.jetw.etw.TraceFiles, which this class loader cannot see):
-     * write into the attach tool's empty file, else create a new one; never through a link, never over
-     * a file with content or with several hard links.
+     * replace the attach tool's empty file, else create a new one; never through a link, never over
+     * a file with content or with several hard links. The tool's file is replaced by renaming a new
+     * file over it, never opened: a link swapped in after the check is replaced, not written through.
      */
     private static void writeReply(String out, String line) {
         try {
             Path p = Paths.get(out);
+            byte[] bytes = (line + System.lineSeparator()).getBytes(StandardCharsets.UTF_8);
             boolean toolsFile = Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && Files.size(p) == 0 && linkCount(p) == 1;
-            Files.write(p, (line + System.lineSeparator()).getBytes(StandardCharsets.UTF_8), LinkOption.NOFOLLOW_LINKS,
-                    toolsFile ? StandardOpenOption.WRITE : StandardOpenOption.CREATE_NEW);
+            if (!toolsFile) {
+                Files.write(p, bytes, LinkOption.NOFOLLOW_LINKS, StandardOpenOption.CREATE_NEW);
+                return;
+            }
+            Path temporary = p.resolveSibling("." + p.getFileName() + "." + System.nanoTime() + ".tmp");
+            try {
+                Files.write(temporary, bytes, LinkOption.NOFOLLOW_LINKS, StandardOpenOption.CREATE_NEW);
+                Files.move(temporary, p, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(temporary);
+            }
         } catch (Exception e) {
             System.err.println(JetwFailure.line("reply file " + out, JetwFailure.describe(e)));
         }

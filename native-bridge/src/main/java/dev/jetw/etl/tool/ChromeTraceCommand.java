@@ -1,6 +1,7 @@
 package dev.jetw.etl.tool;
 
 import dev.jetw.etl.EtlReader;
+import dev.jetw.etl.EtlRecord;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -8,7 +9,9 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -20,6 +23,10 @@ import java.util.TreeSet;
  * from a traced call (CrossThreadLinks) is a slice "task (queued X ms)" over its calls, with a flow arrow
  * ("s" at the submission on the submitter's thread, "f" at the task's start) from the submitting call.
  * Without -o the output is FILE with ".etl" replaced by ".trace.json"; -o takes one FILE only.
+ * Streams like {@code tree}: names and runtime spans from a first pass, then each top-level tree is
+ * written as soon as it is complete; --thread and --from/--to keep the top-level calls of that thread
+ * overlapping the window, and the runtime events overlapping it. For large traces use
+ * {@code perfetto} (the JSON is about 10 times larger and the UI loads it whole).
  */
 final class ChromeTraceCommand {
 
@@ -32,18 +39,21 @@ final class ChromeTraceCommand {
         return etl.resolveSibling(base + ".trace.json");
     }
 
-    static int run(List<Path> files, Path output, PrintStream out, PrintStream err) {
+    static int run(List<Path> files, CommandOptions o, PrintStream out, PrintStream err) {
         int status = EtlTool.OK;
         for (Path f : files) {
-            Path target = output != null ? output : defaultOutput(f);
+            Path target = o.output != null ? o.output : defaultOutput(f);
             int[] written = {-2}; // -2: file not read, -1: output not written, else events written
             status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
-                CallTrees trees = CallTrees.read(reader);
+                Progress progress = Progress.forCommand(err, o, "chrome-trace " + f);
                 try {
-                    written[0] = write(target, reader, trees);
-                } catch (IOException e) {
-                    err.println("jetw etl: cannot write " + target + ": " + e.getMessage());
+                    TraceContext context = TraceContext.read(f, progress);
+                    written[0] = write(target, reader, context, o, progress);
+                } catch (OutputFailed e) {
+                    err.println("jetw etl: cannot write " + target + ": " + e.getCause().getMessage());
                     written[0] = -1;
+                } finally {
+                    progress.done();
                 }
             }));
             if (written[0] == -1) {
@@ -55,39 +65,133 @@ final class ChromeTraceCommand {
         return status;
     }
 
-    private static int write(Path target, EtlReader reader, CallTrees trees) throws IOException {
+    /** A write to the output failed (as opposed to a read of the input). */
+    static final class OutputFailed extends IOException {
+        OutputFailed(IOException cause) {
+            super(cause);
+        }
+    }
+
+    /** The JSON being written: events separated by commas, counted; process and thread names once each. */
+    private static final class Output {
+        final Writer w;
+        final String session;
+        final TraceContext context;
+        final long start;
+        final Set<Integer> processes = new HashSet<>();
+        final Set<Long> threads = new HashSet<>();
+        int count;
+
+        Output(Writer w, String session, TraceContext context, long start) {
+            this.w = w;
+            this.session = session;
+            this.context = context;
+            this.start = start;
+        }
+
+        void emit(JsonWriter event) throws OutputFailed {
+            try {
+                if (count > 0) {
+                    w.write(",\n");
+                }
+                w.write(event.endObject().toString());
+            } catch (IOException e) {
+                throw new OutputFailed(e);
+            }
+            count++;
+        }
+
+        void process(int pid) throws OutputFailed {
+            if (processes.add(pid)) {
+                emit(meta("process_name", pid, 0, "jetw " + session + " (pid " + pid + ")"));
+            }
+        }
+
+        void thread(int pid, int tid) throws OutputFailed {
+            process(pid);
+            if (threads.add((long) pid << 32 | (tid & 0xFFFFFFFFL))) {
+                String name = context.names.thread(pid, tid);
+                emit(meta("thread_name", pid, tid, name != null ? name + " (tid " + tid + ")" : "tid " + tid));
+            }
+        }
+    }
+
+    private static int write(Path target, EtlReader reader, TraceContext context, CommandOptions o, Progress progress)
+            throws IOException {
         long start = reader.header().startTime();
-        int count = 0;
-        try (Writer w = Files.newBufferedWriter(target, StandardCharsets.UTF_8)) {
-            w.write("{\"traceEvents\":[\n");
-            TreeSet<Integer> pids = new TreeSet<>();
-            for (ThreadCalls t : trees.threads) {
-                pids.add(t.processId);
+        TimeWindow window = o.window(start);
+        Writer opened;
+        try {
+            opened = Files.newBufferedWriter(target, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new OutputFailed(e);
+        }
+        try (Writer w = opened) {
+            Output out = new Output(w, reader.header().loggerName(), context, start);
+            try {
+                w.write("{\"traceEvents\":[\n");
+            } catch (IOException e) {
+                throw new OutputFailed(e);
             }
-            for (RuntimeSpans.Span span : trees.runtime.all()) {
-                pids.add(span.processId);
-            }
-            for (int pid : pids) {
-                JsonWriter m = meta("process_name", pid, 0, "jetw " + reader.header().loggerName() + " (pid " + pid + ")");
-                count = emit(w, m, count);
-            }
-            for (ThreadCalls t : trees.threads) {
-                String name = trees.names.thread(t.processId, t.threadId);
-                count = emit(w, meta("thread_name", t.processId, t.threadId,
-                        name != null ? name + " (tid " + t.threadId + ")" : "tid " + t.threadId), count);
-                for (CallNode n : t.roots) {
-                    count = node(w, n, t, trees, start, count);
+            OutputFailed[] failed = {null};
+            CallTreeBuilder builder = new CallTreeBuilder((pid, tid, root) -> {
+                if (failed[0] == null && o.threadMatches(tid)) {
+                    try {
+                        node(out, root, pid, tid, window);
+                    } catch (OutputFailed e) {
+                        failed[0] = e;
+                    }
+                }
+            });
+            for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
+                progress.record(reader, 2, 2);
+                if (o.threadMatches(r.threadId())) {
+                    builder.accept(r, JetwEvent.decode(r));
                 }
             }
-            count = runtime(w, trees, start, count);
-            count = flows(w, trees, start, count);
-            w.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":");
-            w.write(new JsonWriter().beginObject().field("file", reader.file().toString())
-                    .field("session", reader.header().loggerName()).field("startTime", Text.iso(start))
-                    .endObject().toString());
-            w.write("}\n");
+            builder.finish();
+            if (failed[0] != null) {
+                throw failed[0];
+            }
+            runtime(out, o, window);
+            flows(out, o, window);
+            try {
+                w.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":");
+                w.write(new JsonWriter().beginObject().field("file", reader.file().toString())
+                        .field("session", reader.header().loggerName()).field("startTime", Text.iso(start))
+                        .endObject().toString());
+                w.write("}\n");
+            } catch (IOException e) {
+                throw new OutputFailed(e);
+            }
+            return out.count;
         }
-        return count;
+    }
+
+    /**
+     * A flow arrow per hand-off whose submitter is in the file, kept by --thread (either end) and
+     * overlapping the window: submitting call -> task slice.
+     */
+    private static void flows(Output out, CommandOptions o, TimeWindow window) throws OutputFailed {
+        int id = 0;
+        for (CrossThreadLinks.Link l : out.context.links.links()) {
+            if (!l.resolved() || !(o.threadMatches(l.submitterThreadId) || o.threadMatches(l.taskThreadId))
+                    || !window.overlaps(l.submitTime(), l.dequeueTime)) {
+                continue;
+            }
+            id++;
+            out.thread(l.processId, l.submitterThreadId);
+            out.thread(l.processId, l.taskThreadId);
+            out.emit(flow("s", id, l.processId, l.submitterThreadId, l.submitTime() - out.start));
+            out.emit(flow("f", id, l.processId, l.taskThreadId, l.dequeueTime - out.start).field("bp", "e"));
+        }
+    }
+
+    private static JsonWriter flow(String phase, int id, int pid, int tid, long at) {
+        JsonWriter e = new JsonWriter().beginObject().field("name", "hand-off").field("cat", "jetw.handoff").field("ph", phase)
+                .field("id", id);
+        e.name("ts").value(at / 10.0, 1);
+        return e.field("pid", pid).field("tid", tid);
     }
 
     /** The track of each process's JVM runtime events (a tid no real thread has). */
@@ -97,28 +201,32 @@ final class ChromeTraceCommand {
      * Runtime events: every one on its process's JVM track, and one with a subject thread also on
      * that thread's track (the call-tree thread it concerns, else its OS thread id).
      */
-    private static int runtime(Writer w, CallTrees trees, long start, int count) throws IOException {
-        int c = count;
+    private static void runtime(Output out, CommandOptions o, TimeWindow window) throws OutputFailed {
         TreeSet<Integer> named = new TreeSet<>();
-        for (RuntimeSpans.Span span : trees.runtime.all()) {
-            if (named.add(span.processId)) {
-                c = emit(w, meta("thread_name", span.processId, JVM_TRACK, "JVM runtime (jetw jvm= events)"), c);
+        for (RuntimeSpans.Span span : out.context.runtime.all()) {
+            if (!window.overlaps(span.start, span.end)) {
+                continue;
             }
-            c = emit(w, spanEvent(span, JVM_TRACK, start), c);
-            if (!span.cls.jvmWide) {
-                int tid = subjectTrack(span, trees);
-                if (tid != JVM_TRACK) {
-                    c = emit(w, spanEvent(span, tid, start), c);
-                }
+            int tid = span.cls.jvmWide ? JVM_TRACK : subjectTrack(span, out.threads);
+            if (o.thread != null && !span.cls.jvmWide && tid != o.thread) { // JVM-wide pauses stop that thread too
+                continue;
+            }
+            out.process(span.processId);
+            if (named.add(span.processId)) {
+                out.emit(meta("thread_name", span.processId, JVM_TRACK, "JVM runtime (jetw jvm= events)"));
+            }
+            out.emit(spanEvent(span, JVM_TRACK, out.start));
+            if (tid != JVM_TRACK) {
+                out.emit(spanEvent(span, tid, out.start));
             }
         }
-        return c;
     }
 
-    private static int subjectTrack(RuntimeSpans.Span span, CallTrees trees) {
-        for (ThreadCalls t : trees.threads) {
-            if (span.concerns(t.processId, t.threadId)) {
-                return t.threadId;
+    /** The thread with calls that the span concerns (header ids are OS ids on Windows, Java ids in portable files). */
+    private static int subjectTrack(RuntimeSpans.Span span, Set<Long> threads) {
+        for (long key : threads) {
+            if (span.concerns((int) (key >>> 32), (int) key)) {
+                return (int) key;
             }
         }
         return (int) span.first.osThreadId();
@@ -145,83 +253,46 @@ final class ChromeTraceCommand {
                 .name("args").beginObject().field("name", name).endObject();
     }
 
-    private static int emit(Writer w, JsonWriter event, int count) throws IOException {
-        if (count > 0) {
-            w.write(",\n");
+    /** A top-level call or checkpoint and its tree, when it overlaps the window. */
+    private static void node(Output out, CallNode root, int pid, int tid, TimeWindow window) throws OutputFailed {
+        if (window.overlaps(root.time(), root.endOr(out.context.lastFileTime))) {
+            out.thread(pid, tid);
+            nodeTree(out, root, pid, tid);
         }
-        w.write(event.endObject().toString());
-        return count + 1;
     }
 
-    /** A task's slice, from its DEQUEUE to the end of its last call, then its calls. */
-    private static int task(Writer w, CallNode n, ThreadCalls t, CallTrees trees, long start, int count) throws IOException {
-        CrossThreadLinks.Link l = trees.links.task(t.processId, n.instanceId);
-        long end = Math.max(n.start, n.lastEnd());
-        JsonWriter e = new JsonWriter().beginObject()
-                .field("name", l == null ? "task" : "task (queued " + Text.millis(l.waitNanos / 100) + " ms)")
-                .field("cat", "jetw.task").field("ph", "X");
-        e.name("ts").value((n.start - start) / 10.0, 1);
-        e.name("dur").value((end - n.start) / 10.0, 1);
-        e.field("pid", t.processId).field("tid", t.threadId);
-        e.name("args").beginObject().field("instanceId", n.instanceId);
-        if (l != null) {
-            e.field("queueWaitNs", l.waitNanos).field("handoff", CrossThreadLinks.kindName(l.kind))
-                    .field("submitterInstanceId", l.submitterInstanceId);
-        }
-        e.endObject();
-        int c = emit(w, e, count);
-        for (CallNode child : n.children) {
-            c = node(w, child, t, trees, start, c);
-        }
-        return c;
-    }
-
-    /** A flow arrow per hand-off whose both ends are in the file: submitting call -> task slice. */
-    private static int flows(Writer w, CallTrees trees, long start, int count) throws IOException {
-        int c = count;
-        int id = 0;
-        for (CrossThreadLinks.Link l : trees.links.links()) {
-            if (!l.resolved() || trees.taskNode(l) == null) {
-                continue;
-            }
-            id++;
-            c = emit(w, flow("s", id, l.processId, l.submitterThreadId, l.submitTime() - start), c);
-            c = emit(w, flow("f", id, l.processId, l.taskThreadId, l.dequeueTime - start).field("bp", "e"), c);
-        }
-        return c;
-    }
-
-    private static JsonWriter flow(String phase, int id, int pid, int tid, long at) {
-        JsonWriter e = new JsonWriter().beginObject().field("name", "hand-off").field("cat", "jetw.handoff").field("ph", phase)
-                .field("id", id);
-        e.name("ts").value(at / 10.0, 1);
-        return e.field("pid", pid).field("tid", tid);
-    }
-
-    private static int node(Writer w, CallNode n, ThreadCalls t, CallTrees trees, long start, int count)
-            throws IOException {
-        int c = count;
+    private static void nodeTree(Output out, CallNode n, int pid, int tid) throws OutputFailed {
+        long start = out.start;
         if (n.checkpoint) {
             JsonWriter e = new JsonWriter().beginObject().field("name", n.text).field("cat", "jetw.checkpoint")
                     .field("ph", "i").field("s", "t");
             e.name("ts").value((n.start - start) / 10.0, 1);
-            e.field("pid", t.processId).field("tid", t.threadId);
+            e.field("pid", pid).field("tid", tid);
             e.name("args").beginObject().field("methodId", n.methodId).endObject();
-            return emit(w, e, c);
+            out.emit(e);
+            return;
         }
         if (n.start == CallNode.NONE) {
-            return c; // END without START: no place on the timeline
+            return; // END without START: no place on the timeline
         }
-        if (n.task) {
-            return task(w, n, t, trees, start, c);
-        }
-        long end = n.finished() ? n.end : Math.max(n.start, trees.lastFileTime);
-        JsonWriter e = new JsonWriter().beginObject().field("name", trees.names.method(n.methodId))
-                .field("cat", "jetw").field("ph", "X");
+        long end = n.finished() ? n.end : Math.max(n.start, out.context.lastFileTime);
+        CrossThreadLinks.Link l = n.task ? out.context.links.task(pid, n.instanceId) : null;
+        String name = !n.task ? out.context.names.method(n.methodId)
+                : l == null ? "task" : "task (queued " + Text.millis(l.waitNanos / 100) + " ms)";
+        JsonWriter e = new JsonWriter().beginObject().field("name", name)
+                .field("cat", n.task ? "jetw.task" : "jetw").field("ph", "X");
         e.name("ts").value((n.start - start) / 10.0, 1);
         e.name("dur").value((end - n.start) / 10.0, 1);
-        e.field("pid", t.processId).field("tid", t.threadId);
-        e.name("args").beginObject().field("methodId", n.methodId).field("instanceId", n.instanceId);
+        e.field("pid", pid).field("tid", tid);
+        e.name("args").beginObject();
+        if (!n.task) {
+            e.field("methodId", n.methodId);
+        }
+        e.field("instanceId", n.instanceId);
+        if (l != null) {
+            e.field("queueWaitNs", l.waitNanos).field("handoff", CrossThreadLinks.kindName(l.kind))
+                    .field("submitterInstanceId", l.submitterInstanceId);
+        }
         if (n.threw()) {
             e.field("exception", n.text);
         }
@@ -229,10 +300,9 @@ final class ChromeTraceCommand {
             e.field("unfinished", true);
         }
         e.endObject();
-        c = emit(w, e, c);
+        out.emit(e);
         for (CallNode child : n.children) {
-            c = node(w, child, t, trees, start, c);
+            nodeTree(out, child, pid, tid);
         }
-        return c;
     }
 }

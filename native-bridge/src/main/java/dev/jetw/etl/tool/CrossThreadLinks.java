@@ -12,10 +12,12 @@ import java.util.Map;
  * Resolves jetw's cross-thread links (docs/cross-thread.md): a MethodCall DEQUEUE is written on the
  * thread where a handed-over task begins; its ParentInstanceId is the submitting call (a START's
  * instance, usually on another thread) or, for a task handed over by another task outside any traced
- * call, that task's DEQUEUE. The exporters use it so: {@link #accept} every record of one pass (order
- * does not matter), then {@link #links}, {@link #submittedFrom} or {@link #task}. It keeps one small
- * entry per START and per DEQUEUE (instance to thread) and never the calls themselves, so a streaming
- * exporter can use it alongside its own state.
+ * call, that task's DEQUEUE. Made before the pass that builds trees ({@link TraceContext}): {@link
+ * #accept} every record of the first pass (it keeps the DEQUEUEs), then {@link #resolve} reads the file
+ * once more, only when it has DEQUEUEs whose submitter is not a DEQUEUE itself, to find the thread of
+ * each submitting call's START; then {@link #links}, {@link #submittedFrom} or {@link #task}. Memory:
+ * one link per DEQUEUE and one entry per submitting call (instance id to thread), never the calls, and
+ * nothing at all for a file without hand-offs.
  */
 final class CrossThreadLinks {
 
@@ -55,25 +57,58 @@ final class CrossThreadLinks {
         }
     }
 
-    /** (pid, instance id) of each START and DEQUEUE -> its thread id; a DEQUEUE's entry is marked by {@link #TASK}. */
+    /** (pid, instance id) of each submitter (a START or a DEQUEUE) -> its thread id; a DEQUEUE's entry is marked by {@link #TASK}. */
     private final Map<Long, Long> owners = new HashMap<>();
     private static final long TASK = 1L << 32;
     private final List<Link> links = new ArrayList<>();
     private Map<Long, List<Link>> bySubmitter;
     private Map<Long, Link> byTask;
 
+    /** First pass: keeps each DEQUEUE (a hand-off). */
     void accept(EtlRecord r, JetwEvent e) {
-        if (e == null) {
-            return;
-        }
-        if (e.kind == JetwEvent.Kind.CALL_START) {
-            owners.put(key(r.processId(), r.instanceId()), r.threadId() & 0xFFFFFFFFL);
-        } else if (e.kind == JetwEvent.Kind.DEQUEUE) {
+        if (e != null && e.kind == JetwEvent.Kind.DEQUEUE) {
             owners.put(key(r.processId(), r.instanceId()), TASK | r.threadId() & 0xFFFFFFFFL);
             links.add(new Link(r.processId(), r.parentInstanceId(), r.threadId(), r.instanceId(), r.fileTime(), e.queueWaitNanos(),
                     e.handoffKind()));
             bySubmitter = null;
         }
+    }
+
+    boolean isEmpty() {
+        return links.isEmpty();
+    }
+
+    /**
+     * Finds each submitter's thread: DEQUEUEs from the first pass, STARTs by one more pass over {@code
+     * file} (skipped when every submitter is a DEQUEUE, as in a file without hand-offs).
+     */
+    void resolve(java.nio.file.Path file, Progress progress) throws java.io.IOException {
+        java.util.Set<Long> wanted = new java.util.HashSet<>();
+        for (Link l : links) {
+            wanted.add(key(l.processId, l.submitterInstanceId));
+        }
+        for (Link l : links) {
+            long k = key(l.processId, l.dequeueInstanceId);
+            if (wanted.remove(k)) {
+                owners.put(k, TASK | l.taskThreadId & 0xFFFFFFFFL);
+            }
+        }
+        if (!wanted.isEmpty()) {
+            try (dev.jetw.etl.EtlReader pass = dev.jetw.etl.EtlReader.open(file)) {
+                for (EtlRecord r = pass.next(); r != null; r = pass.next()) {
+                    progress.record(pass, 1, 2);
+                    long k = key(r.processId(), r.instanceId());
+                    if (wanted.contains(k)) {
+                        JetwEvent e = JetwEvent.decode(r);
+                        if (e != null && e.kind == JetwEvent.Kind.CALL_START) {
+                            owners.put(k, r.threadId() & 0xFFFFFFFFL);
+                        }
+                    }
+                }
+            }
+        }
+        bySubmitter = null;
+        resolve();
     }
 
     /** Every hand-off in the file, in the order their tasks' DEQUEUEs were read. */

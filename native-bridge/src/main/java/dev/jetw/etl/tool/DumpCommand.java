@@ -25,30 +25,27 @@ final class DumpCommand {
     private DumpCommand() {
     }
 
-    static int run(List<Path> files, boolean json, PrintStream out, PrintStream err) {
+    /** With --thread and --from/--to, only the events of that thread whose time is inside the window. */
+    static int run(List<Path> files, CommandOptions o, PrintStream out, PrintStream err) {
         int status = EtlTool.OK;
         for (Path f : files) {
             status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
-                JetwNames names = collectNames(reader.file());
-                for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
-                    if (!r.isLogfileHeader()) {
-                        out.println(json ? json(reader, r, names) : text(reader, r, names));
+                Progress progress = Progress.forCommand(err, o, "dump " + f);
+                TimeWindow window = o.window(reader.header().startTime());
+                try {
+                    JetwNames names = TraceContext.read(f, progress).names;
+                    for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
+                        progress.record(reader, 2, 2);
+                        if (!r.isLogfileHeader() && o.threadMatches(r.threadId()) && window.contains(r.fileTime())) {
+                            out.println(o.json ? json(reader, r, names) : text(reader, r, names));
+                        }
                     }
+                } finally {
+                    progress.done();
                 }
             }));
         }
         return status;
-    }
-
-    /** First pass: the names jetw's rundown events carry (damage is reported by the second pass). */
-    static JetwNames collectNames(Path file) throws IOException {
-        JetwNames names = new JetwNames();
-        try (EtlReader pass = EtlReader.open(file)) {
-            for (EtlRecord r = pass.next(); r != null; r = pass.next()) {
-                names.accept(r, JetwEvent.decode(r));
-            }
-        }
-        return names;
     }
 
     /** Type name: jetw/classic class types by EVENT_TRACE_TYPE name, TraceLogging by event name. */

@@ -29,13 +29,24 @@ public final class EtlTool {
             "usage: jetw etl <command> [options] FILE...",
             "  summary [--json] FILE...               session, time span, buffers, events per provider/type/level, events lost",
             "  dump [--json] FILE...                  one line per event (--json: one JSON object per line)",
-            "  tree [--slowest] [--thread TID] FILE...  per-thread call trees of jetw's START/END events with durations",
-            "  methods [--json] [--sort KEY] [--top N] [--thread TID] [--from MS] [--to MS] FILE...",
+            "  tree [--slowest] [--why] FILE...       per-thread call trees of jetw's START/END events with durations",
+            "                                         (--why: a 'why' line under each top-level call, see why)",
+            "  methods [--json] [--sort KEY] [--top N] FILE...",
             "                                         per method: calls, total/self/mean ms, p50/p90/p99/max, exceptions",
-            "                                         (KEY: total self calls mean p99 max exceptions; MS after session start)",
-            "  chrome-trace [-o OUT.json] FILE...     Trace Event Format JSON for Perfetto UI / chrome://tracing",
+            "                                         (KEY: total self calls mean p99 max exceptions)",
+            "  why [--slowest N | --instance ID] [--json] FILE...",
+            "                                         where a call's time went: traced children/self, thread states, disk I/O,",
+            "                                         hard faults, JVM runtime events (default: the 3 slowest top-level calls;",
+            "                                         with --from/--to: calls that start in the window)",
+            "  chrome-trace [-o OUT.json] FILE...     Trace Event Format JSON (small traces) for Perfetto UI / chrome://tracing",
+            "  perfetto FILE [OUT.pftrace]            Perfetto's protobuf trace (any size) for ui.perfetto.dev",
+            "every command: --thread TID (one thread), --from MS / --to MS (a window in ms after the session start),",
+            "  --quiet (no progress line; there is none anyway when stderr is not a terminal)",
             "exit status: 0 ok, 1 unreadable or corrupt file, 2 usage error, 3 incomplete trace: truncated file, or"
                     + " (summary) events lost or unbalanced jetw START/END (intact events still shown)");
+
+    static final List<String> COMMANDS = java.util.Arrays.asList("summary", "dump", "tree", "methods", "why",
+            "chrome-trace", "perfetto");
 
     private EtlTool() {
     }
@@ -56,88 +67,108 @@ public final class EtlTool {
             out.println(USAGE_TEXT);
             return OK;
         }
-        boolean json = false;
-        boolean slowest = false;
-        Integer thread = null;
-        Path output = null;
-        MethodsCommand.Options methods = new MethodsCommand.Options();
+        if (!COMMANDS.contains(command)) {
+            return usage(err, "unknown command '" + command
+                    + "' (expected summary, dump, tree, methods, why, chrome-trace or perfetto)");
+        }
+        CommandOptions o = new CommandOptions();
+        WhyCommand.Options why = new WhyCommand.Options();
         List<Path> files = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
-            if (a.equals("--json") && (command.equals("summary") || command.equals("dump") || command.equals("methods"))) {
-                json = true;
-            } else if (a.equals("--slowest") && command.equals("tree")) {
-                slowest = true;
-            } else if (command.equals("methods") && (a.equals("--sort") || a.equals("--top") || a.equals("--from")
-                    || a.equals("--to"))) {
+            if (a.equals("--json") && (command.equals("summary") || command.equals("dump") || command.equals("methods")
+                    || command.equals("why"))) {
+                o.json = true;
+            } else if (command.equals("why") && (a.equals("--slowest") || a.equals("--instance"))) {
                 if (i + 1 >= args.length) {
                     return usage(err, a + " needs a value");
                 }
-                String v = args[++i];
-                String problem = methodsOption(methods, a, v);
+                String problem = whyOption(why, a, args[++i]);
                 if (problem != null) {
                     return usage(err, problem);
                 }
-            } else if (a.equals("--thread") && (command.equals("tree") || command.equals("methods"))) {
+            } else if (a.equals("--slowest") && command.equals("tree")) {
+                o.slowest = true;
+            } else if (a.equals("--why") && command.equals("tree")) {
+                o.treeWhy = true;
+            } else if (a.equals("--quiet")) {
+                o.quiet = true;
+            } else if (a.equals("--thread") || a.equals("--from") || a.equals("--to")
+                    || (command.equals("methods") && (a.equals("--sort") || a.equals("--top")))
+                    || (a.equals("-o") && (command.equals("chrome-trace") || command.equals("perfetto")))) {
                 if (i + 1 >= args.length) {
-                    return usage(err, "--thread needs a thread id");
+                    return usage(err, a + " needs " + (a.equals("-o") ? "an output file" : "a value"));
                 }
-                try {
-                    thread = Integer.parseInt(args[++i]);
-                } catch (NumberFormatException e) {
-                    return usage(err, "--thread '" + args[i] + "' is not a thread id (a decimal integer)");
+                String problem = option(o, a, args[++i]);
+                if (problem != null) {
+                    return usage(err, problem);
                 }
-            } else if (a.equals("-o") && command.equals("chrome-trace")) {
-                if (i + 1 >= args.length) {
-                    return usage(err, "-o needs an output file");
-                }
-                output = Paths.get(args[++i]);
             } else if (a.startsWith("-") && a.length() > 1) {
                 return usage(err, "unknown option '" + a + "' for " + command);
             } else {
                 files.add(Paths.get(a));
             }
         }
-        switch (command) {
-            case "summary":
-            case "dump":
-            case "tree":
-            case "methods":
-            case "chrome-trace":
-                break;
-            default:
-                return usage(err, "unknown command '" + command
-                        + "' (expected summary, dump, tree, methods or chrome-trace)");
+        if (command.equals("perfetto") && files.size() == 2 && o.output == null) {
+            o.output = files.remove(1); // perfetto FILE OUT.pftrace
         }
         if (files.isEmpty()) {
             return usage(err, command + ": no FILE given");
         }
-        if (output != null && files.size() > 1) {
-            return usage(err, "chrome-trace: -o takes one FILE, " + files.size() + " given");
+        if (o.output != null && files.size() > 1) {
+            return usage(err, command + ": an output file takes one FILE, " + files.size() + " given");
+        }
+        if (o.fromMs != null && o.toMs != null && o.fromMs >= o.toMs) {
+            return usage(err, "--from " + o.fromMs + " must be before --to " + o.toMs);
         }
         switch (command) {
             case "summary":
-                return SummaryCommand.run(files, json, out, err);
+                return SummaryCommand.run(files, o, out, err);
             case "dump":
-                return DumpCommand.run(files, json, out, err);
+                return DumpCommand.run(files, o, out, err);
             case "tree":
-                return TreeCommand.run(files, slowest, thread, out, err);
+                return TreeCommand.run(files, o, out, err);
             case "methods":
-                methods.json = json;
-                methods.thread = thread;
-                if (methods.fromMs != null && methods.toMs != null && methods.fromMs >= methods.toMs) {
-                    return usage(err, "--from " + methods.fromMs + " must be before --to " + methods.toMs);
-                }
-                return MethodsCommand.run(files, methods, out, err);
+                return MethodsCommand.run(files, o, out, err);
+            case "why":
+                return WhyCommand.run(files, why, o, out, err);
+            case "perfetto":
+                return PerfettoCommand.run(files, o, out, err);
             default:
-                return ChromeTraceCommand.run(files, output, out, err);
+                return ChromeTraceCommand.run(files, o, out, err);
         }
     }
 
-    /** Applies one of methods' valued options; returns what is wrong with the value, or null. */
-    private static String methodsOption(MethodsCommand.Options o, String option, String value) {
+    /** Applies why's --slowest/--instance; returns what is wrong with the value, or null. */
+    private static String whyOption(WhyCommand.Options o, String option, String value) {
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            return option + " '" + value + "' is not a number (a decimal integer)";
+        }
+        if (option.equals("--slowest")) {
+            o.slowest = (int) Math.min(n, Integer.MAX_VALUE);
+            return n >= 1 ? null : "--slowest " + value + ": allowed 1 or more";
+        }
+        o.instance = (int) n; // instance ids are u32
+        return n >= 0 && n <= 0xFFFFFFFFL ? null : "--instance " + value + ": allowed 0 to 4294967295";
+    }
+
+    /** Applies a valued option; returns what is wrong with the value, or null. */
+    private static String option(CommandOptions o, String option, String value) {
         try {
             switch (option) {
+                case "-o":
+                    o.output = Paths.get(value);
+                    return null;
+                case "--thread":
+                    try {
+                        o.thread = Integer.parseInt(value);
+                        return null;
+                    } catch (NumberFormatException e) {
+                        return "--thread '" + value + "' is not a thread id (a decimal integer)";
+                    }
                 case "--sort":
                     if (!MethodsCommand.SORT_KEYS.contains(value)) {
                         return "--sort '" + value + "': allowed " + String.join(", ", MethodsCommand.SORT_KEYS);

@@ -24,30 +24,19 @@ final class MethodsCommand {
     /** Text output lists this many methods unless --top says otherwise; JSON lists all. */
     static final int DEFAULT_TEXT_TOP = 40;
 
-    /** What the command line asked for. */
-    static final class Options {
-        boolean json;
-        String sort = "total";
-        Integer top;
-        Integer thread;
-        Double fromMs;
-        Double toMs;
-    }
-
     private MethodsCommand() {
     }
 
-    static int run(List<Path> files, Options o, PrintStream out, PrintStream err) {
+    static int run(List<Path> files, CommandOptions o, PrintStream out, PrintStream err) {
         int status = EtlTool.OK;
         for (Path f : files) {
             status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
-                long sessionStart = reader.header().startTime();
-                long from = o.fromMs == null ? Long.MIN_VALUE : sessionStart + Math.round(o.fromMs * 10_000);
-                long to = o.toMs == null ? Long.MAX_VALUE : sessionStart + Math.round(o.toMs * 10_000);
-                CallStatistics stats = new CallStatistics((tid, start) ->
-                        (o.thread == null || tid == o.thread) && start >= from && start < to);
+                TimeWindow window = o.window(reader.header().startTime());
+                CallStatistics stats = new CallStatistics((tid, start) -> o.threadMatches(tid) && window.contains(start));
                 JetwNames names = new JetwNames();
+                Progress progress = Progress.forCommand(err, o, "methods " + f);
                 for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
+                    progress.record(reader, 1, 1);
                     JetwEvent e = JetwEvent.decode(r);
                     names.accept(r, e);
                     if (e == null) {
@@ -61,6 +50,7 @@ final class MethodsCommand {
                                 e.text);
                     }
                 }
+                progress.done();
                 List<MethodStats> list = new ArrayList<>(stats.methods());
                 list.sort(order(o.sort).thenComparingInt(MethodStats::methodId));
                 int top = o.top != null ? o.top : o.json ? Integer.MAX_VALUE : DEFAULT_TEXT_TOP;
@@ -87,7 +77,7 @@ final class MethodsCommand {
     }
 
     private static String text(Path f, String session, CallStatistics stats, List<MethodStats> list, int top,
-                               JetwNames names, Options o) {
+                               JetwNames names, CommandOptions o) {
         StringBuilder s = new StringBuilder();
         s.append("== ").append(f).append(" (session ").append(session).append("): ").append(stats.calls())
                 .append(" finished calls of ").append(list.size()).append(" methods");

@@ -83,16 +83,28 @@ final class SummaryCommand {
     private SummaryCommand() {
     }
 
-    static int run(List<Path> files, boolean json, PrintStream out, PrintStream err) {
+    /**
+     * With --thread or --from/--to only the events of that thread inside the window are counted (the
+     * logfile header is always read); the START/END balance is not checked then, because a window
+     * cuts calls in two.
+     */
+    static int run(List<Path> files, CommandOptions o, PrintStream out, PrintStream err) {
         int status = EtlTool.OK;
         for (Path f : files) {
             status = EtlTool.worse(status, EtlFileRun.runReporting(f, err, reader -> {
                 Counts c = new Counts();
+                TimeWindow window = o.window(reader.header().startTime());
+                boolean filtered = o.thread != null || !window.isAll();
+                Progress progress = Progress.forCommand(err, o, "summary " + f);
                 for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
-                    c.add(r);
+                    progress.record(reader, 1, 1);
+                    if (r.isLogfileHeader() || (o.threadMatches(r.threadId()) && window.contains(r.fileTime()))) {
+                        c.add(r);
+                    }
                 }
-                List<String> lost = lossProblems(reader.header(), c);
-                out.println(json ? json(reader, c, lost) : text(reader, c, lost));
+                progress.done();
+                List<String> lost = lossProblems(reader.header(), c, filtered);
+                out.println(o.json ? json(reader, c, lost) : text(reader, c, lost, o.describeFilters()));
                 return lost;
             }));
         }
@@ -103,14 +115,14 @@ final class SummaryCommand {
      * Loss the file itself declares (the logfile header's EventsLost / BuffersLost) and jetw calls
      * whose START and END counts differ (END lost, or calls still running when the session stopped).
      */
-    static List<String> lossProblems(EtlLogfileInfo h, Counts c) {
+    static List<String> lossProblems(EtlLogfileInfo h, Counts c, boolean filtered) {
         List<String> out = new ArrayList<>();
         if (h.eventsLost() != 0 || h.buffersLost() != 0) {
             out.add("events lost: the logfile header says " + Integer.toUnsignedString(h.eventsLost())
                     + " events and " + Integer.toUnsignedString(h.buffersLost())
                     + " buffers were lost while tracing; they are in no buffer of this file");
         }
-        if (c.callStarts != c.callEnds) {
+        if (c.callStarts != c.callEnds && !filtered) {
             out.add("unbalanced jetw calls: " + c.callStarts + " START and " + c.callEnds + " END events ("
                     + (c.callStarts > c.callEnds ? (c.callStarts - c.callEnds) + " calls without END: still running at"
                     + " stop, or their END was lost" : (c.callEnds - c.callStarts) + " ENDs without START: START lost")
@@ -190,7 +202,7 @@ final class SummaryCommand {
         return w.endObject().toString();
     }
 
-    private static String text(EtlReader reader, Counts c, List<String> lost) {
+    private static String text(EtlReader reader, Counts c, List<String> lost, String filters) {
         EtlLogfileInfo h = reader.header();
         StringBuilder s = new StringBuilder();
         line(s, "file", reader.file().toString());
@@ -211,7 +223,7 @@ final class SummaryCommand {
         line(s, "buffers", reader.buffers().size() + " x " + h.bufferSize() + " bytes (header says "
                 + h.buffersWritten() + " written" + (reader.compressedBuffers() > 0 ? "; " + reader.compressedBuffers()
                 + " compressed, the size is their capacity" : "") + ")");
-        line(s, "events", c.events + " (not counting the logfile header)");
+        line(s, "events", c.events + " (not counting the logfile header" + filters + ")");
         // The header's EventsLost: what is not in the file, dropped before a buffer plus lost in unwritten buffers.
         line(s, "events lost", h.eventsLost() + " (buffers lost " + h.buffersLost() + "; dropped + lost, not in the file)");
         StringBuilder ht = new StringBuilder();

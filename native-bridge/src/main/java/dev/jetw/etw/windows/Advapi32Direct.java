@@ -5,7 +5,8 @@ import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 
 /**
- * The direct-mapped half of the binding: the two calls made for every traced method invocation.
+ * The direct-mapped half of the binding: the calls made for every event ({@link JnaDirectCrossing};
+ * on Java 22+ {@link FfmCrossing} makes them instead).
  *
  * <p>JNA direct mapping registers these static natives straight onto the native functions, so a
  * call converts its arguments in native code: {@code long} and {@code int} pass as they are, a
@@ -38,6 +39,9 @@ final class Advapi32Direct {
 
     /** ULONG TraceEventInstance(TRACELOGGER_HANDLE, PEVENT_INSTANCE_HEADER, PEVENT_INSTANCE_INFO, PEVENT_INSTANCE_INFO). */
     static native int TraceEventInstance(long traceHandle, Pointer eventTrace, Pointer instInfo, Pointer parentInstInfo);
+
+    /** ULONG TraceEvent(TRACEHANDLE, PEVENT_TRACE_HEADER): plain events (instance id 0). */
+    static native int TraceEvent(long traceHandle, Pointer eventTrace);
 
     /** ULONG CreateTraceInstanceId(HANDLE RegHandle, PEVENT_INSTANCE_INFO InstInfo). */
     static native int CreateTraceInstanceId(Pointer regHandle, Pointer instInfo);

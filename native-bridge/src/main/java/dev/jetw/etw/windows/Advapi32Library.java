@@ -45,8 +45,6 @@ interface Advapi32Library extends StdCallLibrary {
 
     int GetTraceEnableFlags(long traceHandle) throws LastErrorException;
 
-    int TraceEvent(long traceHandle, Pointer eventTrace);
-
     /** BOOL. Token calls for SystemProfilePrivilege; JNA keeps the last error for {@link com.sun.jna.Native#getLastError()}. */
     int OpenProcessToken(Pointer processHandle, int desiredAccess, Pointer tokenHandleOut);
 

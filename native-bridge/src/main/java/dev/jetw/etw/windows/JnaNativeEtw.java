@@ -17,10 +17,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Binds {@link NativeEtw} to a native library through JNA: control calls interface-mapped
- * ({@link Advapi32Library}), per-event calls (TraceEventInstance, CreateTraceInstanceId)
- * direct-mapped ({@link Advapi32Direct}). On Windows both use the stdcall convention, which is
- * what WMIAPI means on 32-bit Windows and is inert on x64 (see {@link #callingConvention}).
+ * Binds {@link NativeEtw} to a native library: control calls interface-mapped through JNA
+ * ({@link Advapi32Library}), per-event calls (TraceEventInstance, TraceEvent, CreateTraceInstanceId)
+ * through the cheapest crossing the JVM offers ({@link EventCrossings}): FFM downcall handles on
+ * Java 22+ (64-bit), JNA direct mapping ({@link Advapi32Direct}) otherwise and as the fallback. On
+ * Windows JNA uses the stdcall convention, which is what WMIAPI means on 32-bit Windows and is inert
+ * on x64 (see {@link #callingConvention}); FFM is used on 64-bit only, where there is one convention.
  *
  * <p>This is the only class that loads JNA's native part or advapi32: nothing happens until
  * {@link #loadAdvapi32()} or {@link #load(String)} is called.
@@ -38,20 +40,26 @@ public final class JnaNativeEtw implements NativeEtw {
     private static final CallbackThreadInitializer CALLBACK_THREADS =
             new CallbackThreadInitializer(true, true, "jetw-etw-control-callback");
 
+    /** {@link #load(String, String)}: choose the per-event crossing for the running JVM. */
+    static final String AUTO = "auto";
+
     private final Advapi32Library control;
+    private final EventCrossing perEvent;
     private final Kernel32Handles handles;
     private final PerformanceCounterLibrary counter;
     private final Map<Long, Callback> liveCallbacks = new ConcurrentHashMap<Long, Callback>();
 
-    private JnaNativeEtw(Advapi32Library control, Kernel32Handles handles, PerformanceCounterLibrary counter) {
+    private JnaNativeEtw(Advapi32Library control, EventCrossing perEvent, Kernel32Handles handles,
+                         PerformanceCounterLibrary counter) {
         this.control = control;
+        this.perEvent = perEvent;
         this.handles = handles;
         this.counter = counter;
     }
 
     /** advapi32.dll, the library that exports every ETW function on every Windows version. */
     public static NativeEtw loadAdvapi32() {
-        return load("Advapi32", "kernel32");
+        return load("Advapi32", "kernel32", AUTO);
     }
 
     /**
@@ -61,22 +69,46 @@ public final class JnaNativeEtw implements NativeEtw {
      * native part cannot be loaded.
      */
     public static NativeEtw load(String libraryNameOrPath) {
-        return load(libraryNameOrPath, libraryNameOrPath);
+        return load(libraryNameOrPath, AUTO);
+    }
+
+    /** As {@link #load(String)} with the per-event crossing forced: {@link EventCrossing#FFM}, {@link EventCrossing#JNA_DIRECT} or {@link #AUTO}. */
+    static NativeEtw load(String libraryNameOrPath, String crossing) {
+        return load(libraryNameOrPath, libraryNameOrPath, crossing);
     }
 
     /** The ETW exports from one library, CloseHandle and the performance counter from another (kernel32 on Windows). */
-    private static synchronized NativeEtw load(String libraryNameOrPath, String handlesLibrary) {
+    private static synchronized NativeEtw load(String libraryNameOrPath, String handlesLibrary, String crossing) {
         Map<String, Object> options = new HashMap<String, Object>();
         // Explicit for both mappings (the direct mapping has no StdCallLibrary marker to derive it from).
         // No OPTION_FUNCTION_MAPPER: the DLL exports undecorated names.
         options.put(Library.OPTION_CALLING_CONVENTION, callingConvention(Platform.isWindows()));
         options = Collections.unmodifiableMap(options);
         NativeLibrary library = NativeLibrary.getInstance(libraryNameOrPath, options);
-        Advapi32Direct.bind(library);
+        EventCrossing perEvent = bindPerEvent(library, crossing);
         Advapi32Library control = Native.load(libraryNameOrPath, Advapi32Library.class, options);
         Kernel32Handles handles = Native.load(handlesLibrary, Kernel32Handles.class, options);
         PerformanceCounterLibrary counter = Native.load(handlesLibrary, PerformanceCounterLibrary.class, options);
-        return new JnaNativeEtw(control, handles, counter);
+        return new JnaNativeEtw(control, perEvent, handles, counter);
+    }
+
+    private static EventCrossing bindPerEvent(NativeLibrary library, String crossing) {
+        if (EventCrossing.JNA_DIRECT.equals(crossing)) {
+            return JnaDirectCrossing.bind(library);
+        }
+        if (EventCrossing.FFM.equals(crossing)) {
+            try {
+                return FfmCrossing.bind(library);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot bind the per-event calls through FFM: " + e, e);
+            }
+        }
+        return EventCrossings.choose(library, System.err::println);
+    }
+
+    /** How the per-event calls cross into native code: {@code "ffm"} or {@code "jna-direct"}. */
+    public String perEventCrossing() {
+        return perEvent.name();
     }
 
     /**
@@ -175,21 +207,22 @@ public final class JnaNativeEtw implements NativeEtw {
         return control.GetTraceEnableFlags(traceHandle);
     }
 
+    /** Per event (plain events): FFM or JNA direct, nothing allocated on the Java heap. */
     @Override
     public int TraceEvent(long traceHandle, Pointer eventTrace) {
-        return control.TraceEvent(traceHandle, eventTrace);
+        return perEvent.traceEvent(traceHandle, eventTrace);
     }
 
-    /** Per event: a static direct-mapped call, nothing allocated on the Java heap. */
+    /** Per event: FFM or JNA direct, nothing allocated on the Java heap. */
     @Override
     public int TraceEventInstance(long traceHandle, Pointer eventTrace, Pointer instInfo, Pointer parentInstInfo) {
-        return Advapi32Direct.TraceEventInstance(traceHandle, eventTrace, instInfo, parentInstInfo);
+        return perEvent.traceEventInstance(traceHandle, eventTrace, instInfo, parentInstInfo);
     }
 
-    /** Per event: a static direct-mapped call, nothing allocated on the Java heap. */
+    /** Per event: FFM or JNA direct, nothing allocated on the Java heap. */
     @Override
     public int CreateTraceInstanceId(Pointer regHandle, Pointer instInfo) {
-        return Advapi32Direct.CreateTraceInstanceId(regHandle, instInfo);
+        return perEvent.createTraceInstanceId(regHandle, instInfo);
     }
 
     @Override

@@ -55,6 +55,11 @@ class CrossThreadTreeTest {
     }
 
     private Path file() throws IOException {
+        return handoffFile(tmp);
+    }
+
+    /** The hand-offs of this test as a file in {@code dir} (PerfettoCommandTest uses it too). */
+    static Path handoffFile(Path dir) throws IOException {
         EtlFixtureBuilder b = new EtlFixtureBuilder();
         b.loggerName = "jetw";
         b.newBuffer();
@@ -73,7 +78,7 @@ class CrossThreadTreeTest {
         b.record(call(b, THIRD, EventType.DEQUEUE, 9.1, 4, 2, dequeue(2, 1_000_000)));
         b.record(call(b, THIRD, EventType.START, 9.2, 5, 4, u32(2)));
         b.record(call(b, THIRD, EventType.END, 12.0, 5, 4, concat(u32(2), utf16z(""))));
-        Path f = tmp.resolve("handoff.etl");
+        Path f = dir.resolve("handoff.etl");
         Files.write(f, b.build());
         return f;
     }
@@ -95,12 +100,36 @@ class CrossThreadTreeTest {
     }
 
     @Test
-    void perThreadListingNamesWhereEachTaskCameFrom() throws IOException {
+    void wholeListingShowsTheRequestAcrossThreadsAndEachTaskOnItsThreadOnce() throws IOException {
+        Path f = file();
+        EtlToolTest.Run r = EtlToolTest.run("tree", f.toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals(String.join("\n",
+                "== " + f + " (session jetw)",
+                "thread 11 \"main\" (pid 4242)",
+                "  2.000 ms  a.Intake.handle()V  @+1.000 ms",
+                "    -> queued 3.200 ms on worker-2 (thread 12), executor  @+1.800 ms",
+                "      2.900 ms  a.Task.run()V  @+5.100 ms",
+                "      -> queued 1.000 ms on worker-3 (thread 13), fork-join  @+8.100 ms",
+                "        2.800 ms  a.Task.run()V  @+9.200 ms",
+                "thread 12 \"worker-2\" (pid 4242)",
+                "  <- task from main (thread 11), queued 3.200 ms, executor  @+5.000 ms  (its calls are shown under the submitting call)",
+                "thread 13 \"worker-3\" (pid 4242)",
+                "  <- task from worker-2 (thread 12), queued 1.000 ms, fork-join  @+9.100 ms  (its calls are shown under the submitting call)",
+                ""), r.out());
+    }
+
+    @Test
+    void perThreadListingNamesWhereEachTaskCameFromAndShowsItsCalls() throws IOException {
         Path f = file();
         EtlToolTest.Run r = EtlToolTest.run("tree", "--thread", Integer.toString(WORKER), f.toString());
         assertEquals(0, r.status(), r.err());
-        assertTrue(r.out().contains("thread 12 \"worker-2\" (pid 4242)\n"
-                + "  <- task from main (thread 11), queued 3.200 ms, executor  @+5.000 ms  (its calls are shown under the submitting call)\n"), r.out());
+        assertEquals(String.join("\n",
+                "== " + f + " (session jetw)",
+                "thread 12 \"worker-2\" (pid 4242)",
+                "  <- task from main (thread 11), queued 3.200 ms, executor  @+5.000 ms",
+                "    2.900 ms  a.Task.run()V  @+5.100 ms",
+                ""), r.out());
     }
 
     @Test

@@ -85,6 +85,15 @@ class RuntimeEventsToolTest {
         assertEquals(2, count(text, "\"name\":\"JvmPark Start"), "park on the JVM track and on thread 12's");
         assertTrue(text.contains("\"cat\":\"jetw.jvm.park\",\"ph\":\"X\",\"ts\":4000.0,\"dur\":5000.0,\"pid\":4242,\"tid\":12"), text);
         assertEquals(1, count(text, "\"name\":\"JvmGcPause Start"), "a JVM-wide pause only on the JVM track");
+
+        // perfetto: each runtime class on its own track under the process, as a slice with its START's fields
+        Path pf = tmp.resolve("rt.pftrace");
+        assertEquals(0, EtlToolTest.run("perfetto", f.toString(), pf.toString()).status());
+        PerfettoCommandTest.Decoded d = PerfettoCommandTest.read(pf);
+        long process = d.tracks.entrySet().stream().filter(t -> t.getValue().containsKey(3)).findFirst().orElseThrow().getKey();
+        assertEquals(2, d.events.get(d.track("JvmPark", process)).size(), "one slice: begin and end");
+        assertTrue(d.events.get(d.track("JvmPark", process)).get(0).startsWith("B JvmPark Start TimeoutNs=-1"));
+        assertTrue(d.events.get(d.track("JvmGcPause", process)).get(0).startsWith("B JvmGcPause Start GcId=3"));
     }
 
     private static int count(String text, String part) {

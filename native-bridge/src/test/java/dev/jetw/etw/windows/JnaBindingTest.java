@@ -78,7 +78,7 @@ class JnaBindingTest {
         assertTrue(StdCallLibrary.class.isAssignableFrom(Advapi32Library.class));
         assertTrue(AltCallingConvention.class.isAssignableFrom(NativeEtw.ControlCallback.class),
                 "WMIDPREQUEST is WINAPI: stdcall on x86");
-        for (String name : List.of("TraceEventInstance", "CreateTraceInstanceId")) {
+        for (String name : List.of("TraceEventInstance", "TraceEvent", "CreateTraceInstanceId")) {
             Method direct = null;
             for (Method m : Advapi32Direct.class.getDeclaredMethods()) {
                 if (m.getName().equals(name)) {

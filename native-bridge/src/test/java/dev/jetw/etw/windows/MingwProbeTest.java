@@ -371,7 +371,7 @@ class MingwProbeTest {
         if (!mismatches.isEmpty()) {
             fail("stdcall argument bytes differ:\n  " + String.join("\n  ", mismatches));
         }
-        assertEquals(20 + 14 + 2 + 1 + 2, checked, "20 NativeEtw methods, 14 interface-mapped, 2 direct-mapped,"
+        assertEquals(20 + 13 + 3 + 1 + 2, checked, "20 NativeEtw methods, 13 interface-mapped, 3 direct-mapped,"
                 + " CloseHandle and the 2 performance-counter calls from kernel32");
     }
 

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Exercises every {@link NativeEtw} method of the REAL JNA mapping ({@link JnaNativeEtw}) through
+ * Exercises every {@link NativeEtw} method of the REAL mapping ({@link JnaNativeEtw}, per-event calls
+ * over JNA direct mapping here, over FFM in {@link FfmStubBindingTest}) through
  * real native calls into the gcc-built stub (src/test/c/etw_stub.c), and checks on the native side
  * that argument count, types, by-value 64-bit handles, by-reference outputs and struct memory
  * arrived as the SDK prototypes say. The stub's handles all have bits above 32 set, so a handle
@@ -57,9 +58,19 @@ class StubBindingTest {
     @BeforeEach
     void bind() throws IOException {
         assumeTrue(Native.POINTER_SIZE == 8, "the stub pins the x64 layouts; this host is not 64-bit");
-        etw = StubLibrary.etw();
+        etw = StubLibrary.etw(crossing());
         rec = StubLibrary.recorder();
         rec.stub_reset();
+    }
+
+    /** The per-event crossing under test; {@link FfmStubBindingTest} runs every test here again over FFM. */
+    String crossing() {
+        return EventCrossing.JNA_DIRECT;
+    }
+
+    @Test
+    void thePerEventCallsCrossAsRequested() {
+        assertEquals(crossing(), ((JnaNativeEtw) etw).perEventCrossing());
     }
 
     // ---------------------------------------------------------------- performance counter
@@ -624,38 +635,44 @@ class StubBindingTest {
         long logger = p[0];
         long tid = Thread.currentThread().getId();
 
-        int failures = perEventCalls(regHandle, info, header, logger, 20_000);   // warm-up: JIT, first-call linking
+        Memory plainHeader = zeroed(EtwLayout.EVENT_TRACE_HEADER_SIZE);
+        plainHeader.setShort(EtwLayout.EH_SIZE, (short) EtwLayout.EVENT_TRACE_HEADER_SIZE);
+        plainHeader.setInt(EtwLayout.EH_FLAGS, EtwConstants.WNODE_FLAG_TRACED_GUID);
+        int failures = perEventCalls(regHandle, info, header, plainHeader, logger, 20_000);   // warm-up: JIT, first-call linking
         final int calls = 200_000;
         long before = mx.getThreadAllocatedBytes(tid);
-        failures += perEventCalls(regHandle, info, header, logger, calls);
+        failures += perEventCalls(regHandle, info, header, plainHeader, logger, calls);
         long allocated = mx.getThreadAllocatedBytes(tid) - before;
         assertEquals(0, failures, "every call succeeded");
-        assertTrue(allocated < 64 * 1024, "TraceEventInstance + CreateTraceInstanceId allocated " + allocated
-                + " bytes over " + calls + " calls; the per-event path must allocate nothing");
+        assertTrue(allocated < 64 * 1024, "TraceEventInstance + CreateTraceInstanceId + TraceEvent allocated "
+                + allocated + " bytes over " + calls + " calls (" + crossing() + "); the per-event path must allocate"
+                + " nothing");
 
-        // Control: the interface-mapped TraceEvent allocates per call, and this instrument sees it.
-        Memory h = zeroed(EtwLayout.EVENT_TRACE_HEADER_SIZE);
-        h.setShort(EtwLayout.EH_SIZE, (short) EtwLayout.EVENT_TRACE_HEADER_SIZE);
-        h.setInt(EtwLayout.EH_FLAGS, EtwConstants.WNODE_FLAG_TRACED_GUID);
+        // Control: an interface-mapped call allocates per call, and this instrument sees it.
+        Memory frequency = zeroed(8);
         final int controlCalls = 10_000;
         long controlBefore = mx.getThreadAllocatedBytes(tid);
         for (int i = 0; i < controlCalls; i++) {
-            etw.TraceEvent(logger, h);
+            etw.QueryPerformanceFrequency(frequency);
         }
         long controlAllocated = mx.getThreadAllocatedBytes(tid) - controlBefore;
-        System.out.println("per-event path: " + allocated + " bytes over " + calls + " x (CreateTraceInstanceId +"
-                + " TraceEventInstance); interface-mapped TraceEvent: " + controlAllocated + " bytes over " + controlCalls);
+        System.out.println("per-event path (" + crossing() + "): " + allocated + " bytes over " + calls
+                + " x (CreateTraceInstanceId + TraceEventInstance + TraceEvent); interface-mapped"
+                + " QueryPerformanceFrequency: " + controlAllocated + " bytes over " + controlCalls);
         assertTrue(controlAllocated > 16L * controlCalls,
                 "the interface mapping allocates per call (" + controlAllocated + " bytes); the instrument works");
     }
 
-    private int perEventCalls(Pointer regHandle, Memory info, Memory header, long logger, int n) {
+    private int perEventCalls(Pointer regHandle, Memory info, Memory header, Memory plain, long logger, int n) {
         int failures = 0;
         for (int i = 0; i < n; i++) {
             if (etw.CreateTraceInstanceId(regHandle, info) != 0) {
                 failures++;
             }
             if (etw.TraceEventInstance(logger, header, info, null) != 0) {
+                failures++;
+            }
+            if (etw.TraceEvent(logger, plain) != 0) {
                 failures++;
             }
         }

@@ -14,8 +14,9 @@ import java.util.UUID;
 
 /**
  * The gcc-built stand-in for advapi32 (src/test/c/etw_stub.c): compiled once per test JVM into
- * target/etw-stub/, then bound twice: through jetw's real mapping ({@link JnaNativeEtw#load}) and
- * through {@link Recorder}, a test-only view of the stub's recording.
+ * target/etw-stub/, then bound through jetw's real mapping ({@link JnaNativeEtw#load}, once per
+ * per-event crossing: JNA direct and, on Java 22+, FFM) and through {@link Recorder}, a test-only
+ * view of the stub's recording.
  */
 final class StubLibrary {
 
@@ -41,7 +42,7 @@ final class StubLibrary {
     }
 
     private static Path built;
-    private static NativeEtw etw;
+    private static final java.util.Map<String, NativeEtw> bindings = new java.util.HashMap<>();
     private static Recorder recorder;
 
     private StubLibrary() {
@@ -61,10 +62,17 @@ final class StubLibrary {
         return built;
     }
 
-    /** The stub bound through the production mapping. */
-    static synchronized NativeEtw etw() throws IOException {
+    /** The stub bound through the production mapping, per-event calls over JNA direct mapping. */
+    static NativeEtw etw() throws IOException {
+        return etw(EventCrossing.JNA_DIRECT);
+    }
+
+    /** The stub bound through the production mapping, per-event calls over {@code crossing} (FFM or JNA direct). */
+    static synchronized NativeEtw etw(String crossing) throws IOException {
+        NativeEtw etw = bindings.get(crossing);
         if (etw == null) {
-            etw = JnaNativeEtw.load(build().toString());
+            etw = JnaNativeEtw.load(build().toString(), crossing);
+            bindings.put(crossing, etw);
         }
         return etw;
     }

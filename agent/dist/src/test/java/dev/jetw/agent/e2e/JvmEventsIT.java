@@ -88,11 +88,9 @@ class JvmEventsIT {
             assertTrue(s.start().timestamp() >= call(calls, "compile", main)[0].timestamp(), "compiled after compile() began");
         }
 
-        // exception: created in thrower(), inside that call. Not on JDK 22+: there an in-process stream
-        // receives no jdk.JavaExceptionThrow events (seen on 25; docs/jvm-events.md).
-        if (Runtime.version().feature() < 22) {
-            exceptionInThrower(rt, calls, main, all);
-        }
+        // exception: created in thrower(), inside that call, on every JDK (on 25 only because the source
+        // also enables jdk.JavaErrorThrow: docs/jvm-events.md).
+        exceptionInThrower(rt, calls, main, all);
 
         // thread: the short-lived thread's start and end (and a virtual thread on 21+).
         long shortLived = tids.get("jetw-short-lived");

@@ -2,12 +2,17 @@ package dev.jetw.agent.jfr;
 
 import dev.jetw.agent.core.RuntimeEventSource;
 import dev.jetw.agent.core.RuntimeEventWriter;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
 import jdk.jfr.consumer.RecordingStream;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 public final class JfrEventSource implements RuntimeEventSource {
 
     static final long STOP_WAIT_MILLIS = 3_000;
+    static final long START_WAIT_MILLIS = 10_000;
 
     private final RuntimeEventWriter writer;
     private final long thresholdNanos;
@@ -74,8 +80,13 @@ public final class JfrEventSource implements RuntimeEventSource {
                 enable(rs, "jdk.ClassUnload", null, false);
             }
             if (f.contains("exception")) {
-                // JDK 22+ throttles exception events (default.jfc: 100/s); an unknown setting is ignored on 17.
+                // JDK 25 throttles exception events (default.jfc: 100/s); an unknown setting is ignored on 17.
                 enable(rs, "jdk.JavaExceptionThrow", null, true).with("throttle", "off");
+                // JDK 25's ThrowableTracer stamps exception events with ErrorThrownEvent.timestamp(), a body
+                // JFR generates only once jdk.JavaErrorThrow is enabled; before that it returns 0 and the
+                // stream drops every event as older than its start (docs/jvm-events.md). The mapper ignores
+                // the error events themselves (each Error also gives a jdk.JavaExceptionThrow).
+                enable(rs, "jdk.JavaErrorThrow", null, false);
             }
             if (f.contains("thread")) {
                 enable(rs, "jdk.ThreadStart", null, false);
@@ -107,7 +118,7 @@ public final class JfrEventSource implements RuntimeEventSource {
                     flushes.notifyAll();
                 }
             });
-            startAsDaemon(rs);
+            awaitRunning(rs);
         } catch (RuntimeException | Error e) {
             rs.close();
             throw e;
@@ -116,16 +127,45 @@ public final class JfrEventSource implements RuntimeEventSource {
     }
 
     /**
-     * JFR's own stream thread (startAsync) is not a daemon on JDK 17: it would keep the JVM from ever
-     * exiting. So the stream runs in {@code start()} on a daemon thread of ours; a failure there is
-     * the one line, and method tracing goes on.
+     * Starts the stream on its daemon thread and returns once its recording runs (or the stream
+     * failed, or {@link #START_WAIT_MILLIS} passed): without the wait, what the application does in
+     * its first few hundred milliseconds after start-up (JFR's start takes that long on a busy
+     * machine) was never recorded — a short program's events were all missing.
      */
-    private void startAsDaemon(RecordingStream rs) {
+    private void awaitRunning(RecordingStream rs) {
+        CountDownLatch running = new CountDownLatch(1);
+        FlightRecorderListener listener = new FlightRecorderListener() {
+            @Override
+            public void recordingStateChanged(Recording r) {
+                if (r.getState() == RecordingState.RUNNING) {
+                    running.countDown(); // the stream's own recording has no public handle: any start is close enough
+                }
+            }
+        };
+        FlightRecorder.addListener(listener);
+        try {
+            startAsDaemon(rs, running);
+            running.await(START_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            FlightRecorder.removeListener(listener);
+        }
+    }
+
+    /**
+     * JFR's own stream thread (startAsync) is not a daemon: it would keep the JVM from ever exiting.
+     * So the stream runs in {@code start()} on a daemon thread of ours; a failure there is the one
+     * line, and method tracing goes on.
+     */
+    private void startAsDaemon(RecordingStream rs, CountDownLatch running) {
         Thread consumer = new Thread(() -> {
             try {
                 rs.start();
             } catch (RuntimeException | Error e) {
                 System.err.println("jetw: jvm events: the JFR stream stopped (" + e + "); method tracing goes on");
+            } finally {
+                running.countDown();
             }
         }, "jetw-jfr-consumer");
         consumer.setDaemon(true);
@@ -169,9 +209,14 @@ public final class JfrEventSource implements RuntimeEventSource {
         if (rs == null) {
             return;
         }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MILLIS);
         try {
-            if (!stopAndDrain(rs)) {
-                awaitFlushes();
+            boolean drained = stopAndDrain(rs);
+            if (!drained) {
+                awaitFlushes(deadline);
+            }
+            if (drained || closed) {
+                awaitConsumer(deadline);
             }
         } catch (RuntimeException | Error e) {
             writer.failed(e); // JFR's own shutdown hook may have ended the recording already
@@ -196,13 +241,30 @@ public final class JfrEventSource implements RuntimeEventSource {
         return true;
     }
 
-    /** JDK 17-19: wait for two flushes of the stream (or its close). */
-    private void awaitFlushes() {
+    /**
+     * The stream has ended (drained by our stop, or closed by JFR's own shutdown hook, which runs at
+     * the same time as jetw's): its close is signalled before its thread has dispatched the last
+     * events it read, and at JVM exit nothing waits for a daemon thread. So wait for the thread.
+     */
+    private void awaitConsumer(long deadline) {
+        Thread t = consumer;
+        long left = deadline - System.nanoTime();
+        if (t == null || t == Thread.currentThread() || left <= 0) {
+            return;
+        }
+        try {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** JDK 17-19, or the recording stopped already: wait for two flushes of the stream (or its close). */
+    private void awaitFlushes(long deadline) {
         long target;
         synchronized (flushes) {
             target = flushCount + 2;
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MILLIS);
         synchronized (flushes) {
             while (flushCount < target && !closed) {
                 long left = deadline - System.nanoTime();

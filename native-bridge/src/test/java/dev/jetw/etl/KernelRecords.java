@@ -1,0 +1,53 @@
+package dev.jetw.etl;
+
+import static dev.jetw.etl.EtlFixtureBuilder.le;
+import static dev.jetw.etl.EtlFixtureBuilder.systemLike;
+
+/**
+ * Kernel records in the layouts of Microsoft's MOF classes (docs/kernel-events.md), field by field,
+ * for merged test traces: Thread/CSwitch (V2), Thread/ReadyThread (V2), DiskIo/Read (V3, with
+ * IssuingThreadId), PageFault/HardFault and PerfInfo/SampledProfile, all 64-bit. {@code ts} is the
+ * raw time stamp in the file's clock.
+ */
+public final class KernelRecords {
+
+    /** KTHREAD_STATE values of CSwitch's OldThreadState. */
+    public static final int READY = 1;
+    public static final int WAITING = 5;
+
+    private KernelRecords() {
+    }
+
+    /** A context switch from {@code oldTid} (left in {@code oldState}, waiting for {@code waitReason}) to {@code newTid}. */
+    public static byte[] cswitch(long ts, int newTid, int oldTid, int oldState, int waitReason) {
+        byte[] p = le(24).putInt(newTid).putInt(oldTid).put((byte) 8).put((byte) 8).put((byte) 0).put((byte) 0)
+                .put((byte) waitReason).put((byte) 1).put((byte) oldState).put((byte) 0).putInt(0).putInt(0).array();
+        return systemLike(EtlFormat.HT_COMPACT64, 2, 0x05, 36, 0, 0, ts, p);
+    }
+
+    /** {@code tid} made ready to run (header tid: the readying thread, here 4). */
+    public static byte[] readyThread(long ts, int tid) {
+        byte[] p = le(8).putInt(tid).put((byte) 0).put((byte) 1).put((byte) 0).put((byte) 0).array();
+        return systemLike(EtlFormat.HT_SYSTEM64, 2, 0x05, 50, 4, 4, ts, p);
+    }
+
+    /** A disk read completed at {@code ts}, issued by {@code tid}, {@code ticks} QPC ticks after it began. */
+    public static byte[] diskRead(long ts, int tid, int bytes, long ticks) {
+        byte[] p = le(52).putInt(0).putInt(0x43).putInt(bytes).putInt(0).putLong(8192).putLong(0xffff800011112222L)
+                .putLong(0xffff800033334444L).putLong(ticks).putInt(tid).array();
+        return systemLike(EtlFormat.HT_SYSTEM64, 3, 0x01, 10, 0, 4, ts, p);
+    }
+
+    /** A hard page fault of {@code tid} that began at raw time {@code initial} and ended at {@code ts}. */
+    public static byte[] hardFault(long ts, long initial, int tid, int bytes) {
+        byte[] p = le(40).putLong(initial).putLong(0x8000).putLong(0x7ff000010000L).putLong(0xF5).putInt(tid)
+                .putInt(bytes).array();
+        return systemLike(EtlFormat.HT_SYSTEM64, 2, 0x02, 32, 0, 0, ts, p);
+    }
+
+    /** A CPU sample of {@code tid}. */
+    public static byte[] sample(long ts, int tid) {
+        byte[] p = le(16).putLong(0x7ff612345678L).putInt(tid).putShort((short) 1).putShort((short) 0).array();
+        return systemLike(EtlFormat.HT_PERFINFO64, 2, 0x0F, 46, 0, 0, ts, p);
+    }
+}
