@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cost per submitted task of cross-thread links (BENCHMARKS.md §10): HandoffBenchmark in three states,
+# Cost per submitted task of cross-thread links (BENCHMARKS.md §11): HandoffBenchmark in three states,
 # alternated ROUNDS times in one run (no agent, propagate=false, propagate=true, again...), so drift
 # spreads over all three. The agent traces only the submitting method (dev.jetw.bench.work.HandoffWork).
 # JMH settings: JMH (default "-f 1 -wi 3 -w 1s -i 5 -r 1s"). Prints every JMH result line, tagged with its state.

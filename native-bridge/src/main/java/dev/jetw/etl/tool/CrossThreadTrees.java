@@ -62,6 +62,7 @@ final class CrossThreadTrees implements CallTreeBuilder.Sink {
 
     private final CrossThreadLinks links;
     private final IntPredicate threadKept;
+    private final java.util.function.BiPredicate<Integer, CallNode> shown;
     private final Out out;
     private final Map<Long, ArrayDeque<Entry>> queues = new TreeMap<>();
     /** Task (pid, DEQUEUE id) -> where it is to be joined. */
@@ -72,9 +73,14 @@ final class CrossThreadTrees implements CallTreeBuilder.Sink {
     private final java.util.Set<Long> gone = new java.util.HashSet<>();
     private int held;
 
-    CrossThreadTrees(CrossThreadLinks links, IntPredicate threadKept, Out out) {
+    /**
+     * {@code shown(threadId, root)}: whether a top-level tree is printed (--from/--to); the tasks of a
+     * request that is not are printed on their own threads.
+     */
+    CrossThreadTrees(CrossThreadLinks links, IntPredicate threadKept, java.util.function.BiPredicate<Integer, CallNode> shown, Out out) {
         this.links = links;
         this.threadKept = threadKept;
+        this.shown = shown;
         this.out = out;
     }
 
@@ -93,8 +99,10 @@ final class CrossThreadTrees implements CallTreeBuilder.Sink {
                 e.waiting = 1;
                 early.put(taskKey(l), e);
             }
-        } else {
+        } else if (shown.test(threadId, root)) {
             collect(e, e, root);
+        } else {
+            release(processId, threadId, root);
         }
         flush(key);
         while (held > HELD_LIMIT) {
@@ -142,6 +150,27 @@ final class CrossThreadTrees implements CallTreeBuilder.Sink {
         }
         for (CallNode c : n.children) {
             collect(request, where, c);
+        }
+    }
+
+    /** A request that is not printed: its tasks print on their own threads (those held go now, the others when they come). */
+    private void release(int processId, int threadId, CallNode n) {
+        if (n.checkpoint) {
+            return;
+        }
+        for (CrossThreadLinks.Link l : links.submittedFrom(processId, n.instanceId)) {
+            if (joinable(l) && l.submitterThreadId == threadId) {
+                Entry task = early.remove(taskKey(l));
+                if (task != null) {
+                    task.waiting = 0;
+                    flush(threadKey(task.processId, task.threadId));
+                } else {
+                    gone.add(taskKey(l));
+                }
+            }
+        }
+        for (CallNode c : n.children) {
+            release(processId, threadId, c);
         }
     }
 

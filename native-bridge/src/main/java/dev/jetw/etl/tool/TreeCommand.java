@@ -74,7 +74,8 @@ final class TreeCommand {
         long start = reader.header().startTime();
         try (ThreadSpool spool = new ThreadSpool()) {
             java.io.IOException[] failed = {null};
-            CrossThreadTrees joined = new CrossThreadTrees(context.links, o::threadMatches, (pid, tid, root, elsewhere) -> {
+            CrossThreadTrees joined = new CrossThreadTrees(context.links, o::threadMatches,
+                (tid, root) -> shown(o, window, tid, root, context), (pid, tid, root, elsewhere) -> {
                 if (failed[0] != null || !shown(o, window, tid, root, context)) {
                     return;
                 }
@@ -131,7 +132,8 @@ final class TreeCommand {
         int[] where = new int[2];
         long[] bestEnd = {0};
         boolean[] any = {false};
-        CrossThreadTrees joined = new CrossThreadTrees(context.links, o::threadMatches, (pid, tid, root, elsewhere) -> {
+        CrossThreadTrees joined = new CrossThreadTrees(context.links, o::threadMatches,
+                (tid, root) -> shown(o, window, tid, root, context), (pid, tid, root, elsewhere) -> {
             if (!shown(o, window, tid, root, context)) {
                 return;
             }

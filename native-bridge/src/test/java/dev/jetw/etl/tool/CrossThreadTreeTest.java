@@ -83,11 +83,19 @@ class CrossThreadTreeTest {
         return f;
     }
 
+    /** {@code jetw etl tree ARGS}'s output, after checking it succeeded. */
+    private static String tree(String... args) {
+        String[] command = new String[args.length + 1];
+        command[0] = "tree";
+        System.arraycopy(args, 0, command, 1, args.length);
+        EtlToolTest.Run r = EtlToolTest.run(command);
+        assertEquals(0, r.status(), r.err());
+        return r.out();
+    }
+
     @Test
     void slowestRequestIsOneTreeAcrossThreadsMeasuredEndToEnd() throws IOException {
         Path f = file();
-        EtlToolTest.Run r = EtlToolTest.run("tree", "--slowest", f.toString());
-        assertEquals(0, r.status(), r.err());
         assertEquals(String.join("\n",
                 "== " + f + " (session jetw)",
                 "slowest top-level call: 2.000 ms, 11.000 ms end to end with the tasks it handed to other threads",
@@ -96,14 +104,12 @@ class CrossThreadTreeTest {
                 "    -> queued 3.200 ms on worker-2 (thread 12), executor  @+1.800 ms",
                 "      2.900 ms  a.Task.run()V  @+5.100 ms",
                 "      -> queued 1.000 ms on worker-3 (thread 13), fork-join  @+8.100 ms",
-                "        2.800 ms  a.Task.run()V  @+9.200 ms", ""), r.out());
+                "        2.800 ms  a.Task.run()V  @+9.200 ms", ""), tree("--slowest", f.toString()));
     }
 
     @Test
     void wholeListingShowsTheRequestAcrossThreadsAndEachTaskOnItsThreadOnce() throws IOException {
         Path f = file();
-        EtlToolTest.Run r = EtlToolTest.run("tree", f.toString());
-        assertEquals(0, r.status(), r.err());
         assertEquals(String.join("\n",
                 "== " + f + " (session jetw)",
                 "thread 11 \"main\" (pid 4242)",
@@ -116,20 +122,68 @@ class CrossThreadTreeTest {
                 "  <- task from main (thread 11), queued 3.200 ms, executor  @+5.000 ms  (its calls are shown under the submitting call)",
                 "thread 13 \"worker-3\" (pid 4242)",
                 "  <- task from worker-2 (thread 12), queued 1.000 ms, fork-join  @+9.100 ms  (its calls are shown under the submitting call)",
-                ""), r.out());
+                ""), tree(f.toString()));
     }
 
     @Test
     void perThreadListingNamesWhereEachTaskCameFromAndShowsItsCalls() throws IOException {
         Path f = file();
-        EtlToolTest.Run r = EtlToolTest.run("tree", "--thread", Integer.toString(WORKER), f.toString());
-        assertEquals(0, r.status(), r.err());
         assertEquals(String.join("\n",
                 "== " + f + " (session jetw)",
                 "thread 12 \"worker-2\" (pid 4242)",
                 "  <- task from main (thread 11), queued 3.200 ms, executor  @+5.000 ms",
                 "    2.900 ms  a.Task.run()V  @+5.100 ms",
-                ""), r.out());
+                ""), tree("--thread", Integer.toString(WORKER), f.toString()));
+    }
+
+    @Test
+    void aRequestOutsideTheWindowLeavesItsTasksOnTheirThreadsWithTheirCalls() throws IOException {
+        Path f = file();
+        assertEquals(String.join("\n",
+                "== " + f + " (session jetw)",
+                "thread 12 \"worker-2\" (pid 4242)",
+                "  <- task from main (thread 11), queued 3.200 ms, executor  @+5.000 ms",
+                "    2.900 ms  a.Task.run()V  @+5.100 ms",
+                "    -> queued 1.000 ms on worker-3 (thread 13), fork-join  @+8.100 ms",
+                "      2.800 ms  a.Task.run()V  @+9.200 ms",
+                "thread 13 \"worker-3\" (pid 4242)",
+                "  <- task from worker-2 (thread 12), queued 1.000 ms, fork-join  @+9.100 ms  (its calls are shown under the submitting call)",
+                ""), tree("--from", "4", f.toString()));
+    }
+
+    /**
+     * A task that completes before its submitting call (the submitter waits for it) is held until that
+     * call completes, then printed under it; each thread's later calls stay in time order.
+     */
+    @Test
+    void aTaskDoneBeforeItsSubmitterIsJoinedAndEachThreadKeepsItsOrder() throws IOException {
+        EtlFixtureBuilder b = new EtlFixtureBuilder();
+        b.loggerName = "jetw";
+        b.newBuffer();
+        b.record(full(true, EventType.DC_START, 0, 0, MAIN, PID, ts(b, 0.1), JetwSchema.METHOD_CLASS, concat(u32(1), utf16z("a.Intake"), utf16z("handle"), utf16z("()V"))));
+        b.record(full(true, EventType.DC_START, 0, 0, MAIN, PID, ts(b, 0.2), JetwSchema.METHOD_CLASS, concat(u32(2), utf16z("a.Task"), utf16z("run"), utf16z("()V"))));
+        b.record(call(b, MAIN, EventType.START, 1.0, 1, 0, u32(1)));
+        b.record(call(b, WORKER, EventType.DEQUEUE, 3.0, 2, 1, dequeue(1, 1_000_000)));
+        b.record(call(b, WORKER, EventType.START, 3.1, 3, 2, u32(2)));
+        b.record(call(b, WORKER, EventType.END, 5.0, 3, 2, concat(u32(2), utf16z(""))));
+        b.record(call(b, WORKER, EventType.START, 6.0, 4, 0, u32(2))); // closes the task: a top-level call on the worker
+        b.record(call(b, WORKER, EventType.END, 7.0, 4, 0, concat(u32(2), utf16z(""))));
+        b.record(call(b, MAIN, EventType.END, 10.0, 1, 0, concat(u32(1), utf16z(""))));
+        b.record(call(b, MAIN, EventType.START, 11.0, 5, 0, u32(1)));
+        b.record(call(b, MAIN, EventType.END, 12.0, 5, 0, concat(u32(1), utf16z(""))));
+        Path f = tmp.resolve("sync.etl");
+        Files.write(f, b.build());
+        assertEquals(String.join("\n",
+                "== " + f + " (session jetw)",
+                "thread 11 (pid 4242)",
+                "  9.000 ms  a.Intake.handle()V  @+1.000 ms",
+                "    -> queued 1.000 ms on thread 12, executor  @+2.000 ms",
+                "      1.900 ms  a.Task.run()V  @+3.100 ms",
+                "  1.000 ms  a.Intake.handle()V  @+11.000 ms",
+                "thread 12 (pid 4242)",
+                "  <- task from thread 11, queued 1.000 ms, executor  @+3.000 ms  (its calls are shown under the submitting call)",
+                "  1.000 ms  a.Task.run()V  @+6.000 ms",
+                ""), tree(f.toString()));
     }
 
     @Test
