@@ -72,12 +72,19 @@ final class CrossThreadTrees implements CallTreeBuilder.Sink {
     /** Tasks (pid, DEQUEUE id) not to be joined any more: their tree or their request went out over the limit. */
     private final java.util.Set<Long> gone = new java.util.HashSet<>();
     private int held;
+    private final int heldLimit;
 
     /**
      * {@code shown(threadId, root)}: whether a top-level tree is printed (--from/--to); the tasks of a
      * request that is not are printed on their own threads.
      */
     CrossThreadTrees(CrossThreadLinks links, IntPredicate threadKept, java.util.function.BiPredicate<Integer, CallNode> shown, Out out) {
+        this(links, threadKept, shown, out, HELD_LIMIT);
+    }
+
+    CrossThreadTrees(CrossThreadLinks links, IntPredicate threadKept, java.util.function.BiPredicate<Integer, CallNode> shown, Out out,
+                     int heldLimit) {
+        this.heldLimit = heldLimit;
         this.links = links;
         this.threadKept = threadKept;
         this.shown = shown;
@@ -105,7 +112,7 @@ final class CrossThreadTrees implements CallTreeBuilder.Sink {
             release(processId, threadId, root);
         }
         flush(key);
-        while (held > HELD_LIMIT) {
+        while (held > heldLimit) {
             release();
         }
     }

@@ -157,6 +157,43 @@ class CrossThreadTreeTest {
      */
     @Test
     void aTaskDoneBeforeItsSubmitterIsJoinedAndEachThreadKeepsItsOrder() throws IOException {
+        Path f = syncFile(tmp);
+        assertEquals(String.join("\n",
+                "== " + f + " (session jetw)",
+                "thread 11 (pid 4242)",
+                "  9.000 ms  a.Intake.handle()V  @+1.000 ms",
+                "    -> queued 1.000 ms on thread 12, executor  @+2.000 ms",
+                "      1.900 ms  a.Task.run()V  @+3.100 ms",
+                "  1.000 ms  a.Intake.handle()V  @+11.000 ms",
+                "thread 12 (pid 4242)",
+                "  <- task from thread 11, queued 1.000 ms, executor  @+3.000 ms  (its calls are shown under the submitting call)",
+                "  1.000 ms  a.Task.run()V  @+6.000 ms",
+                ""), tree(f.toString()));
+    }
+
+    /** Over the limit of held trees the oldest goes out unjoined: the task keeps its calls on its thread, the request goes without it. */
+    @Test
+    void overTheHeldLimitTheOldestTreeGoesOutUnjoined() throws IOException {
+        Path f = syncFile(tmp);
+        Progress quiet = Progress.create(System.err, true, false, System::nanoTime, "test");
+        TraceContext context = TraceContext.read(f, quiet);
+        java.util.List<String> out = new java.util.ArrayList<>();
+        CrossThreadTrees joined = new CrossThreadTrees(context.links, tid -> true, (tid, root) -> true,
+                (pid, tid, root, elsewhere) -> out.add(tid + ":" + root.instanceId + (elsewhere ? " joined" : "")
+                        + (root.handed != null ? " with " + root.handed.size() + " task" : "")), 1);
+        CallTreeBuilder builder = new CallTreeBuilder(joined);
+        try (dev.jetw.etl.EtlReader reader = dev.jetw.etl.EtlReader.open(f)) {
+            for (dev.jetw.etl.EtlRecord r = reader.next(); r != null; r = reader.next()) {
+                builder.accept(r, JetwEvent.decode(r));
+            }
+        }
+        builder.finish();
+        joined.finish();
+        assertEquals(java.util.List.of("12:2", "12:4", "11:1", "11:5"), out);
+    }
+
+    /** main's handle (1..10 ms) hands a task to thread 12 (3..5 ms) and waits for it; each thread has a later call. */
+    private static Path syncFile(Path dir) throws IOException {
         EtlFixtureBuilder b = new EtlFixtureBuilder();
         b.loggerName = "jetw";
         b.newBuffer();
@@ -171,19 +208,9 @@ class CrossThreadTreeTest {
         b.record(call(b, MAIN, EventType.END, 10.0, 1, 0, concat(u32(1), utf16z(""))));
         b.record(call(b, MAIN, EventType.START, 11.0, 5, 0, u32(1)));
         b.record(call(b, MAIN, EventType.END, 12.0, 5, 0, concat(u32(1), utf16z(""))));
-        Path f = tmp.resolve("sync.etl");
+        Path f = dir.resolve("sync.etl");
         Files.write(f, b.build());
-        assertEquals(String.join("\n",
-                "== " + f + " (session jetw)",
-                "thread 11 (pid 4242)",
-                "  9.000 ms  a.Intake.handle()V  @+1.000 ms",
-                "    -> queued 1.000 ms on thread 12, executor  @+2.000 ms",
-                "      1.900 ms  a.Task.run()V  @+3.100 ms",
-                "  1.000 ms  a.Intake.handle()V  @+11.000 ms",
-                "thread 12 (pid 4242)",
-                "  <- task from thread 11, queued 1.000 ms, executor  @+3.000 ms  (its calls are shown under the submitting call)",
-                "  1.000 ms  a.Task.run()V  @+6.000 ms",
-                ""), tree(f.toString()));
+        return f;
     }
 
     @Test
