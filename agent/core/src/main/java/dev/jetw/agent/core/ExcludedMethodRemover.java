@@ -9,22 +9,28 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Removes the advice of methods adaptive exclusion excluded: once a second, on its own daemon
- * thread (never an application thread), it marks newly excluded methods uninstrumented and
- * retransforms at most {@code classesPerSecond} of their classes, so that an excluded call no
- * longer pays the dispatcher call and the JIT sees the method's original, small body again. Calls
- * running in the old code when a class is retransformed still write their END. Rate: option
- * uninstrumentRate (docs/agent-options.md).
+ * Removes the advice of methods adaptive exclusion excluded: every {@link #stepMillis} ms, on its own
+ * daemon thread (never an application thread), it marks newly excluded methods uninstrumented and
+ * retransforms, in one call (one safepoint), up to the step's share of {@code classesPerSecond} of
+ * their classes, so that an excluded call no longer pays the dispatcher call and the JIT sees the
+ * method's original, small body again. Calls running in the old code when a class is retransformed
+ * still write their END. Rate: option uninstrumentRate (docs/agent-options.md); short steps, because a
+ * library's hot methods are excluded within its first second and every call until the advice is gone
+ * costs a dispatcher call (BENCHMARKS.md §7).
  */
 final class ExcludedMethodRemover implements Runnable {
 
-    static final int DEFAULT_CLASSES_PER_SECOND = 20;
+    static final int DEFAULT_CLASSES_PER_SECOND = 200;
+    /** The shortest pause between two steps. */
+    static final long MIN_STEP_MILLIS = 100;
 
     private final AdaptiveExclusion exclusion;
     private final MethodRegistry registry;
     private final Instrumenter instrumenter;
     private final Instrumentation inst;
-    private final int classesPerSecond;
+    /** Pause between steps, and classes retransformed per step at most: together {@code classesPerSecond}. */
+    final long stepMillis;
+    final int classesPerStep;
     /** Index = method id: already marked (only this class's thread reads and writes it). */
     private final boolean[] handled;
     /** Class names waiting for their retransformation, in the order their methods were excluded. */
@@ -39,7 +45,9 @@ final class ExcludedMethodRemover implements Runnable {
         this.registry = registry;
         this.instrumenter = instrumenter;
         this.inst = inst;
-        this.classesPerSecond = classesPerSecond;
+        // 200/s: a step of 20 classes every 100 ms; 5/s: one class every 200 ms.
+        this.stepMillis = Math.max(MIN_STEP_MILLIS, 1000L / Math.max(1, classesPerSecond));
+        this.classesPerStep = (int) Math.max(1L, classesPerSecond * stepMillis / 1000L);
         this.handled = new boolean[maxMethods + 1];
     }
 
@@ -71,7 +79,7 @@ final class ExcludedMethodRemover implements Runnable {
     public void run() {
         while (!stopped) {
             try {
-                Thread.sleep(1000);
+                Thread.sleep(stepMillis);
             } catch (InterruptedException e) {
                 return;
             }
@@ -81,9 +89,9 @@ final class ExcludedMethodRemover implements Runnable {
         }
     }
 
-    /** One second's work: mark what was excluded since the last step, retransform up to the rate's classes. */
+    /** One step: mark what was excluded since the last step, retransform up to {@link #classesPerStep} classes. */
     void step() {
-        int n = registry.count();
+        int n = registry.idCount(); // every id handed out: a method pushed out of the budget keeps its id
         for (int id = 1; id <= n; id++) {
             if (!handled[id] && exclusion.states[id] == AdaptiveExclusion.EXCLUDED) {
                 handled[id] = true;
@@ -95,7 +103,7 @@ final class ExcludedMethodRemover implements Runnable {
             return;
         }
         Set<String> names = new HashSet<>();
-        for (Iterator<String> it = pending.iterator(); it.hasNext() && names.size() < classesPerSecond; ) {
+        for (Iterator<String> it = pending.iterator(); it.hasNext() && names.size() < classesPerStep; ) {
             names.add(it.next());
             it.remove();
         }

@@ -144,7 +144,8 @@ class ThresholdAndExclusionTest {
     @Test
     void adaptiveExclusionStopsAHotGetterNotASlowMethodAndSaysSo() {
         RecordingBackend b = new RecordingBackend();
-        AgentHarness.attach(b, dir, "include=testapp.Getters");
+        // threshold=0: every call wanted, so the hot slow method is not given a threshold either (next test).
+        AgentHarness.attach(b, dir, "include=testapp.Getters,threshold=0");
         Getters g = new Getters();
         long sum = 0;
         for (int i = 0; i < 3 * AdaptiveExclusion.WINDOW; i++) {
@@ -184,6 +185,64 @@ class ThresholdAndExclusionTest {
         assertEquals(JetwSchema.EXCLUSION_HOT_SHORT, TraceModel.utf16z(p));
         assertEquals(x.payload.length, p.position());
         assertTrue(status.contains("methods excluded:    1 (adaptive: hot and short)"), status);
+    }
+
+    @Test
+    void aHotMethodWithoutAThresholdIsGivenOneAndTheTraceSaysSo() {
+        RecordingBackend b = new RecordingBackend();
+        AgentHarness.attach(b, dir, "include=testapp.Getters");
+        Getters g = new Getters();
+        long sum = 0;
+        // 20 us a call: a window of calls takes ~5 ms, far within HOT_WINDOW_NANOS (256 ms), so the method is hot.
+        for (int i = 0; i < AdaptiveExclusion.WINDOW + 100; i++) {
+            sum += g.spin();
+        }
+        sum += g.slow(); // called once, lasting 1.5 ms: at least the hot threshold
+        String status = AgentMain.run("command=status", AgentHarness.inst(), null);
+        AgentHarness.detach();
+        List<RecordingBackend.Event> events = b.snapshot();
+        Map<Integer, String> names = methodNames(events);
+        Map<String, Integer> startsPerMethod = new HashMap<>();
+        for (RecordingBackend.Event s : calls(events, EventType.START)) {
+            startsPerMethod.merge(names.get(le(s.payload).getInt()), 1, Integer::sum);
+        }
+        assertEquals(AdaptiveExclusion.WINDOW, (int) startsPerMethod.get("Getters.spin"),
+                "every call of the window, then none: each lasts 20 us, under the 1 ms given (sum " + sum + ")");
+        assertEquals(1, (int) startsPerMethod.get("Getters.slow"), "a method called once keeps every call");
+
+        List<RecordingBackend.Event> exclusions = new ArrayList<>();
+        for (RecordingBackend.Event e : events) {
+            if (e.classIndex == JetwSchema.METHOD_EXCLUSION_INDEX) {
+                exclusions.add(e);
+            }
+        }
+        assertEquals(1, exclusions.size(), "one event: the hot method's threshold");
+        ByteBuffer p = le(exclusions.get(0).payload);
+        assertEquals("Getters.spin", names.get(p.getInt()));
+        assertEquals(AdaptiveExclusion.WINDOW, p.getInt(), "calls observed");
+        assertTrue(p.getInt() > AdaptiveExclusion.SLOW_ALLOWED, "long calls: not short, so not excluded");
+        assertEquals(AdaptiveExclusion.SHORT_NANOS, p.getLong());
+        assertEquals(JetwSchema.EXCLUSION_HOT_THRESHOLD + "1ms", TraceModel.utf16z(p));
+        assertTrue(status.contains("methods thresholded: 1 (adaptive: hot, given threshold 1ms)"), status);
+    }
+
+    @Test
+    void anExplicitThresholdOrAdaptiveFalseGivesNoHotMethodAThreshold() {
+        for (String options : new String[] {"include=testapp.Getters,threshold=0", "include=testapp.Getters@0",
+                                             "include=testapp.Getters,adaptive=false"}) {
+            RecordingBackend b = new RecordingBackend();
+            AgentHarness.attach(b, dir, options);
+            Getters g = new Getters();
+            for (int i = 0; i < AdaptiveExclusion.WINDOW + 100; i++) {
+                g.spin();
+            }
+            AgentHarness.detach();
+            List<RecordingBackend.Event> events = b.snapshot();
+            assertEquals(AdaptiveExclusion.WINDOW + 100, calls(events, EventType.START).size(), options + ": every call");
+            for (RecordingBackend.Event e : events) {
+                assertTrue(e.classIndex != JetwSchema.METHOD_EXCLUSION_INDEX, options + ": no MethodExclusion event");
+            }
+        }
     }
 
     @Test
