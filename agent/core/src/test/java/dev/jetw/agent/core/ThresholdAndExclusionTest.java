@@ -267,7 +267,7 @@ class ThresholdAndExclusionTest {
                 g.value();
             }
             String status = "";
-            // Waits for the remover's once-a-second step (a condition, not a timing assertion).
+            // Waits for the remover's next step (a condition, not a timing assertion).
             for (int i = 0; i < 300 && !status.contains(", 1 classes retransformed without their advice"); i++) {
                 Thread.sleep(100);
                 status = AgentMain.run("command=status", AgentHarness.inst(), null);
