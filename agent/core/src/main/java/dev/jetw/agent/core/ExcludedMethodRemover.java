@@ -14,15 +14,22 @@ import java.util.Set;
  * retransforms, in one call (one safepoint), up to the step's share of {@code classesPerSecond} of
  * their classes, so that an excluded call no longer pays the dispatcher call and the JIT sees the
  * method's original, small body again. Calls running in the old code when a class is retransformed
- * still write their END. Rate: option uninstrumentRate (docs/agent-options.md); short steps, because a
- * library's hot methods are excluded within its first second and every call until the advice is gone
- * costs a dispatcher call (BENCHMARKS.md §7).
+ * still write their END. Rate: option uninstrumentRate (docs/agent-options.md).
+ *
+ * <p><b>Only once exclusions settle</b>: nothing is retransformed until no method has been newly
+ * excluded for {@link #SETTLE_NANOS}. Each retransformation makes the JVM throw away the class's
+ * compiled code and the JIT compile it again; while an application warms up, its classes' methods
+ * are excluded one after another, and removing them as they come cost more CPU than the excluded
+ * calls themselves (BENCHMARKS.md §7: at 200 classes a second, 12-15 s of CPU for a 60-round run
+ * instead of 9-10 s with no removal). An excluded call costs one array read meanwhile.
  */
 final class ExcludedMethodRemover implements Runnable {
 
     static final int DEFAULT_CLASSES_PER_SECOND = 200;
     /** The shortest pause between two steps. */
     static final long MIN_STEP_MILLIS = 100;
+    /** No new exclusion for this long before any retransformation. */
+    static final long SETTLE_NANOS = 2_000_000_000L;
 
     private final AdaptiveExclusion exclusion;
     private final MethodRegistry registry;
@@ -37,6 +44,8 @@ final class ExcludedMethodRemover implements Runnable {
     private final Set<String> pending = new LinkedHashSet<>();
     private volatile boolean stopped;
     private volatile int classesRetransformed;
+    /** System.nanoTime() of the step that last found a newly excluded method. */
+    private long lastNewExclusion;
     private Thread thread;
 
     ExcludedMethodRemover(AdaptiveExclusion exclusion, MethodRegistry registry, Instrumenter instrumenter, Instrumentation inst,
@@ -84,23 +93,28 @@ final class ExcludedMethodRemover implements Runnable {
                 return;
             }
             if (!stopped) {
-                step();
+                step(System.nanoTime());
             }
         }
     }
 
-    /** One step: mark what was excluded since the last step, retransform up to {@link #classesPerStep} classes. */
-    void step() {
+    /**
+     * One step at {@code now} ({@link System#nanoTime}): mark what was excluded since the last step;
+     * once exclusions have settled, retransform up to {@link #classesPerStep} classes. Returns how many
+     * classes it asked the JVM to retransform.
+     */
+    int step(long now) {
         int n = registry.idCount(); // every id handed out: a method pushed out of the budget keeps its id
         for (int id = 1; id <= n; id++) {
             if (!handled[id] && exclusion.states[id] == AdaptiveExclusion.EXCLUDED) {
                 handled[id] = true;
                 registry.uninstrument(id);
                 pending.add(registry.entry(id).className);
+                lastNewExclusion = now;
             }
         }
-        if (pending.isEmpty()) {
-            return;
+        if (pending.isEmpty() || now - lastNewExclusion < SETTLE_NANOS) {
+            return 0;
         }
         Set<String> names = new HashSet<>();
         for (Iterator<String> it = pending.iterator(); it.hasNext() && names.size() < classesPerStep; ) {
@@ -116,5 +130,6 @@ final class ExcludedMethodRemover implements Runnable {
         if (!classes.isEmpty() && instrumenter.retransform(classes.toArray(new Class<?>[0]))) {
             classesRetransformed += classes.size();
         }
+        return classes.size();
     }
 }

@@ -71,6 +71,15 @@ final class TraceWriter implements CallHandler {
         if (level == 0 || !provider.isEnabled(level)) { // 0: pushed out of the method budget
             return 0L;
         }
+        return enterTraced(methodId, level, state);
+    }
+
+    /**
+     * The entry of a call that is traced or observed, out of {@link #enter} so that what the JIT inlines
+     * into every instrumented method is only the checks above: inlining all of it into thousands of a
+     * library's methods made the JIT's work and the compiled code several times larger (BENCHMARKS.md §7).
+     */
+    private long enterTraced(int methodId, int level, byte state) {
         ThreadContext c = contexts.current();
         if (c.busy || c.depth >= ThreadContext.MAX_DEPTH) {
             return 0L;

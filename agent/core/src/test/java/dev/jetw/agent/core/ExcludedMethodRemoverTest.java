@@ -55,7 +55,43 @@ class ExcludedMethodRemoverTest {
             x.observe(last, 10, i);
         }
         assertEquals(AdaptiveExclusion.EXCLUDED, x.states[last]);
-        remover(x, r, 20).step();
+        remover(x, r, 20).step(0L);
         assertTrue(r.isUninstrumented(last), "its next retransformation leaves it out");
+    }
+
+    @Test
+    void nothingIsRetransformedUntilExclusionsSettle() {
+        MethodRegistry r = new MethodRegistry(10, AgentOptions.parse("include=java.lang.**").rules);
+        int first = r.register("java.lang.String", "length", "()I", 4, -1L, 0);
+        int second = r.register("java.lang.Integer", "intValue", "()I", 4, -1L, 0);
+        AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
+        Instrumentation inst = (Instrumentation) Proxy.newProxyInstance(Instrumentation.class.getClassLoader(),
+                new Class<?>[] {Instrumentation.class}, (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "getAllLoadedClasses":
+                            return new Class<?>[] {String.class, Integer.class};
+                        case "isModifiableClass":
+                            return true;
+                        default:
+                            return null; // retransformClasses: done
+                    }
+                });
+        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, null, false), inst, r.capacity(), 20);
+        exclude(x, first);
+        long s = ExcludedMethodRemover.SETTLE_NANOS;
+        assertEquals(0, m.step(0L), "just excluded: wait");
+        exclude(x, second);
+        assertEquals(0, m.step(s - 1), "another exclusion: the wait starts again");
+        assertEquals(0, m.step(2 * s - 2), "still within the wait since the second exclusion");
+        assertEquals(2, m.step(2 * s), "settled: both classes in one retransformation");
+        assertEquals(2, m.classesRetransformed());
+        assertEquals(0, m.step(3 * s), "nothing left");
+    }
+
+    private static void exclude(AdaptiveExclusion x, int id) {
+        for (int i = 0; i < AdaptiveExclusion.WINDOW; i++) {
+            x.observe(id, 10, i);
+        }
+        assertEquals(AdaptiveExclusion.EXCLUDED, x.states[id]);
     }
 }

@@ -206,8 +206,11 @@ class ThresholdAndExclusionTest {
         for (RecordingBackend.Event s : calls(events, EventType.START)) {
             startsPerMethod.merge(names.get(le(s.payload).getInt()), 1, Integer::sum);
         }
-        assertEquals(AdaptiveExclusion.WINDOW, (int) startsPerMethod.get("Getters.spin"),
-                "every call of the window, then none: each lasts 20 us, under the 1 ms given (sum " + sum + ")");
+        int spins = startsPerMethod.get("Getters.spin");
+        // Every call of the window, then only those of 1 ms or more: a 20 us call lasts that long only when its
+        // thread is descheduled meanwhile, so on a loaded machine a few may be written, never all 100.
+        assertTrue(spins >= AdaptiveExclusion.WINDOW && spins < AdaptiveExclusion.WINDOW + 100,
+                "the window's calls, then hardly any: " + spins + " (sum " + sum + ")");
         assertEquals(1, (int) startsPerMethod.get("Getters.slow"), "a method called once keeps every call");
 
         List<RecordingBackend.Event> exclusions = new ArrayList<>();
