@@ -53,7 +53,9 @@ final class Instrumenter {
     /**
      * Parsed class files per class loader, kept for this attach: a library's classes share super
      * types and signatures, which Byte Buddy would otherwise read and parse again for every class
-     * it transforms. Cleared at {@link #reset}, so that no class loader is held after a detach.
+     * it transforms. Only types Byte Buddy resolves are kept (the included classes, their super types and
+     * the types their signatures name), not every class loaded. Cleared at {@link #reset}, so that no
+     * class loader is held after a detach.
      */
     private final ConcurrentMap<ClassLoader, TypePool.CacheProvider> typeCache = new ConcurrentHashMap<>();
 
