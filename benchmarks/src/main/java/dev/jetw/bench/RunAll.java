@@ -50,11 +50,16 @@ public final class RunAll {
         Path filteredFile = dir.resolve("filtered.etl");
         Path writingFile = dir.resolve("writing.etl");
         Path memoryFile = dir.resolve("memory.etl");
-        String filtered = "-javaagent:" + agent + "=include=" + TARGET + "@verbose,enableLevel=error,backend=portable,file="
-                + filteredFile;
-        String writing = "-javaagent:" + agent + "=include=" + TARGET + ",backend=portable,file=" + writingFile;
+        // adaptive=false: the benchmark measures a call that is recorded; adaptive exclusion (on by default)
+        // would stop emitting for this very frequent, very short method after its first windows.
+        // overwrite=true: every fork of a state writes the same file; without it the second fork's agent
+        // refuses the existing file and does not attach, and that fork measures no agent at all.
+        String filtered = "-javaagent:" + agent + "=include=" + TARGET + "@verbose,enableLevel=error,adaptive=false,overwrite=true,"
+                + "backend=portable,file=" + filteredFile;
+        String writing = "-javaagent:" + agent + "=include=" + TARGET + ",adaptive=false,overwrite=true,backend=portable,file=" + writingFile;
         // Buffering: the ring is written to the file once, at stop; MaximumBuffers does not apply.
-        String inMemory = "-javaagent:" + agent + "=include=" + TARGET + ",backend=portable,mode=buffering,file=" + memoryFile;
+        String inMemory = "-javaagent:" + agent + "=include=" + TARGET + ",adaptive=false,overwrite=true,backend=portable,mode=buffering,file="
+                + memoryFile;
 
         List<Row> rows = new ArrayList<>();
         rows.addAll(run("no agent", null, InstrumentedCallBenchmark.class.getName() + ".call$",

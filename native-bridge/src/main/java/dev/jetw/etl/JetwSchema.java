@@ -70,6 +70,11 @@ public final class JetwSchema {
     public static final int METHOD_EXCLUSION_INDEX = 13;
     /** The reason of a MethodExclusion by adaptive exclusion: called often, (nearly) always short. */
     public static final String EXCLUSION_HOT_SHORT = "hot-short";
+    /**
+     * MethodExclusion reason of a hot method given a duration threshold by the agent, followed by the
+     * threshold ("hot-threshold=1ms"): from that event on only its calls at least that long are written.
+     */
+    public static final String EXCLUSION_HOT_THRESHOLD = "hot-threshold=";
 
     public static final String PROVIDER_NAME = "jetw";
 

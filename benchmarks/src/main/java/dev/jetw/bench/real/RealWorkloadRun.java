@@ -45,7 +45,7 @@ import java.util.regex.Pattern;
  */
 public final class RealWorkloadRun {
 
-    private static final Pattern RESULT = Pattern.compile("rounds (\\d+) ms (\\d+) checksum ([0-9a-f]+)");
+    private static final Pattern RESULT = Pattern.compile("rounds (\\d+) ms (\\d+) cpu (\\d+) checksum ([0-9a-f]+)");
     private static final Pattern STOP = Pattern.compile("(\\d+) events written, (\\d+) dropped, (\\S+) lost");
 
     private final Path agent;
@@ -97,6 +97,8 @@ public final class RealWorkloadRun {
     /** What one measured run gave. */
     private static final class Run {
         long millis;
+        /** CPU time of the whole child process over the rounds. */
+        long cpuMillis;
         String stopLine;
         long written = -1;
         long dropped;
@@ -143,7 +145,8 @@ public final class RealWorkloadRun {
                 Matcher m = RESULT.matcher(line);
                 if (m.matches()) {
                     r.millis = Long.parseLong(m.group(2));
-                    checksum(m.group(3));
+                    r.cpuMillis = Long.parseLong(m.group(3));
+                    checksum(m.group(4));
                 } else if (line.startsWith("jetw: ") && STOP.matcher(line).find()) {
                     stopLine(r, line);
                 } else if (!line.startsWith("jetw agent attached")) {
@@ -204,9 +207,10 @@ public final class RealWorkloadRun {
         if (m == null || !m.matches()) {
             throw new IllegalStateException(command + ": " + line);
         }
-        checksum(m.group(3));
+        checksum(m.group(4));
         Run r = new Run();
         r.millis = Long.parseLong(m.group(2));
+        r.cpuMillis = Long.parseLong(m.group(3));
         return r;
     }
 
@@ -337,13 +341,17 @@ public final class RealWorkloadRun {
                 base = rs;
             }
             StringBuilder ms = new StringBuilder();
-            double ratioSum = 0;
+            StringBuilder cpu = new StringBuilder();
+            double[] wallRatios = new double[rs.size()];
+            double[] cpuRatios = new double[rs.size()];
             for (int i = 0; i < rs.size(); i++) {
                 ms.append(i == 0 ? "" : " ").append(rs.get(i).millis);
-                ratioSum += (double) base.get(i).millis / rs.get(i).millis;
+                cpu.append(i == 0 ? "" : " ").append(rs.get(i).cpuMillis);
+                wallRatios[i] = (double) base.get(i).millis / rs.get(i).millis;
+                cpuRatios[i] = (double) base.get(i).cpuMillis / Math.max(1, rs.get(i).cpuMillis);
             }
-            System.out.printf(Locale.ROOT, "%-46s %s: %s; throughput vs no agent (paired mean) %.3f%n", e.getKey(), unit, ms,
-                    ratioSum / rs.size());
+            System.out.printf(Locale.ROOT, "%-46s %s: %s (process CPU ms: %s); throughput vs no agent, paired: wall %s, CPU %s%n",
+                    e.getKey(), unit, ms, cpu, meanAndInterval(wallRatios), meanAndInterval(cpuRatios));
             for (Run r : rs) {
                 if (r.written >= 0 || r.inFile >= 0) {
                     System.out.printf(Locale.ROOT, "    stop line: %s; events in file %d; silent loss %d%n", r.stopLine, r.inFile,
@@ -353,4 +361,25 @@ public final class RealWorkloadRun {
         }
         System.out.println("checksum " + checksum + " in every run");
     }
+
+    /** Mean of the paired ratios and its 95 % confidence interval (Student's t), "0.812 [0.790, 0.834]". */
+    static String meanAndInterval(double[] x) {
+        int n = x.length;
+        double mean = 0;
+        for (double v : x) {
+            mean += v / n;
+        }
+        if (n < 2) {
+            return String.format(Locale.ROOT, "%.3f", mean);
+        }
+        double ss = 0;
+        for (double v : x) {
+            ss += (v - mean) * (v - mean);
+        }
+        double half = T95[Math.min(n - 1, T95.length) - 1] * Math.sqrt(ss / (n - 1) / n);
+        return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", mean, mean - half, mean + half);
+    }
+
+    /** Two-sided 95 % quantiles of Student's t for 1 to 10 degrees of freedom (more: the value for 10, wider than needed). */
+    private static final double[] T95 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228};
 }

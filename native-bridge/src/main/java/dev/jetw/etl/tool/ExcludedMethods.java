@@ -28,7 +28,7 @@ final class ExcludedMethods {
         if (exclusions.isEmpty()) {
             return;
         }
-        s.append("excluded methods (no events after this point):\n");
+        s.append("excluded methods (hot-short: no events after this point; hot-threshold=T: only its calls of at least T after it):\n");
         for (JetwEvent e : exclusions) {
             s.append(String.format(Locale.ROOT, "  %s  %s\n", names.method(e.methodId), e.exclusionText()));
         }

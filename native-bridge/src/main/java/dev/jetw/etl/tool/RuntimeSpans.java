@@ -2,6 +2,7 @@ package dev.jetw.etl.tool;
 
 import dev.jetw.etl.EtlRecord;
 import dev.jetw.etl.JvmEventSchema;
+import dev.jetw.etl.why.ThreadIds;
 import dev.jetw.etw.EventType;
 
 import java.util.ArrayList;
@@ -15,8 +16,9 @@ import java.util.Map;
  * The JVM runtime events of a file (JvmEventSchema) as intervals: a START and the END of the same
  * class and instance id (records are not in time order: they carry the JVM's own times) make one
  * span; INFO events and thread starts/ends are instants (start == end). Times are FILETIMEs.
- * A span belongs to a thread of the call trees when its subject's OS or Java thread id is that
- * thread's header id (Windows headers carry OS ids, the portable backend's Java ids); spans of
+ * A span belongs to a thread of the call trees when its subject is that thread, decided by
+ * {@link ThreadIds#isSubject} from the file's Thread rundown (Windows headers carry OS ids, the portable
+ * backend's Java ids; matching either id blindly would give a thread another's events); spans of
  * {@link JvmEventSchema.EventClass#jvmWide} classes belong to every thread of their process.
  */
 final class RuntimeSpans {
@@ -30,8 +32,10 @@ final class RuntimeSpans {
         JetwEvent last;
         final long start;
         long end;
+        private final ThreadIds ids;
 
-        Span(int processId, JetwEvent first, long start) {
+        Span(int processId, JetwEvent first, long start, ThreadIds ids) {
+            this.ids = ids;
             this.processId = processId;
             this.cls = first.runtimeClass;
             this.first = first;
@@ -45,7 +49,8 @@ final class RuntimeSpans {
 
         /** True when it concerns thread {@code tid} of {@code pid}: its subject, or any thread for a JVM-wide span. */
         boolean concerns(int pid, int tid) {
-            return pid == processId && (cls.jvmWide || (tid != 0 && (first.osThreadId() == tid || first.javaThreadId == tid)));
+            return pid == processId
+                    && (cls.jvmWide || (tid != 0 && ids.isSubject(pid, tid, first.osThreadId(), first.javaThreadId)));
         }
 
         /** "JvmGc Start GcId=3 Name=..." for the tools: the class, the first event's type and its fields after the subject. */
@@ -64,13 +69,19 @@ final class RuntimeSpans {
     /** ENDs read before their START (records carry the JVM's times, so file order is not time order). */
     private final Map<Long, Object[]> pendingEnds = new HashMap<>();
     private List<Span> sorted;
+    /** How the file numbers threads, learnt from the same records (thread rundown, runtime subjects). */
+    private final ThreadIds ids = new ThreadIds();
 
     void accept(EtlRecord r, JetwEvent e) {
+        if (e != null && e.kind == JetwEvent.Kind.THREAD && r.type() == EventType.DC_START) {
+            ids.threadStart(r.processId(), r.threadId(), e.javaThreadId);
+        }
         if (e == null || e.kind != JetwEvent.Kind.RUNTIME) {
             return;
         }
+        ids.subject(r.processId(), e.osThreadId(), e.javaThreadId);
         if (e.runtimeClass.paired && r.type() == EventType.START) {
-            Span s = new Span(r.processId(), e, r.fileTime());
+            Span s = new Span(r.processId(), e, r.fileTime(), ids);
             spans.add(s);
             sorted = null;
             Object[] end = pendingEnds.remove(key(r, e));
@@ -89,7 +100,7 @@ final class RuntimeSpans {
                 pendingEnds.put(key(r, e), new Object[] {e, r.fileTime()}); // its START comes later in the file
             }
         } else {
-            spans.add(new Span(r.processId(), e, r.fileTime()));
+            spans.add(new Span(r.processId(), e, r.fileTime(), ids));
             sorted = null;
         }
     }

@@ -14,6 +14,7 @@ import static dev.jetw.etl.KernelRecords.readyThread;
 import static dev.jetw.etl.KernelRecords.sample;
 import static dev.jetw.etl.tool.EtlToolTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -232,6 +233,14 @@ class WhyCommandTest {
         assertEquals(lines.get(4), slowest.stream().filter(l -> l.contains("? why")).findFirst().orElseThrow());
         assertEquals(run("tree", f.toString()).out(), String.join("\n", lines.stream()
                 .filter(l -> !l.contains("? why") && !l.startsWith("note: ")).toList()) + "\n", "--why only adds lines");
+    }
+
+    /** tree's "!" lines use the same thread matching as why: thread 5000's own park, not the park of Java thread 5000. */
+    @Test
+    void treeRuntimeLinesBelongToTheSubjectThreadOnly() throws IOException {
+        String out = run("tree", file(merged()).toString()).out();
+        assertTrue(out.contains("JvmPark Start") && out.contains("java.lang.Object"), out);
+        assertFalse(out.contains("x.Y"), "the park of OS thread 7000 (Java id 5000) is not thread 5000's: " + out);
     }
 
     /**

@@ -10,74 +10,123 @@ package dev.jetw.agent.core;
  * call the threshold would write from a method known to have such calls. The numbers and how they
  * were chosen: docs/agent-options.md ("Adaptive exclusion").
  *
+ * <p><b>Hot methods get a threshold.</b> A method without a threshold of its own (neither
+ * {@code threshold=} nor its rule's {@code @DURATION} set one) whose window of calls, not short,
+ * came in faster than {@link #HOT_WINDOW_NANOS} (at least ~1,000 calls a second) is given
+ * {@link #HOT_THRESHOLD_NANOS} as its threshold: writing each of its calls would cost more than
+ * tracing a library is worth (BENCHMARKS.md §7), its calls of at least that long are still written.
+ * The trace says so like an exclusion ({@link dev.jetw.etl.JetwSchema#EXCLUSION_HOT_THRESHOLD}).
+ *
  * <p>The per-method counters are plain int arrays updated without synchronisation by every thread:
  * a lost increment only delays the decision by a call. The decision itself is taken once per
- * method under this object's monitor (a few times per method at most, never per call).
+ * window per method under this object's monitor (a few times per method at most, never per call).
  */
 final class AdaptiveExclusion {
 
-    /** Calls observed before deciding. */
-    static final int WINDOW = 1_000;
+    /**
+     * Calls observed before deciding: few, because every observed call pays two clock reads and a
+     * thread lookup (tens of ns) and a library has thousands of hot methods (BENCHMARKS.md §7).
+     */
+    static final int WINDOW = 256;
     /**
      * A call at least this long is "not short": a written START+END costs 130-330 ns
      * (BENCHMARKS.md, instrumented call), more than 6-16 % of a call shorter than this.
      */
     static final long SHORT_NANOS = 2_000L;
     /**
-     * Calls of the window allowed to be long for the method to count as short: 1 %, for the first,
+     * Calls of the window allowed to be long for the method to count as short: about 1 %, for the first,
      * interpreted calls and for a thread descheduled or paused by GC in the middle of a getter.
      */
-    static final int SLOW_ALLOWED = WINDOW / 100;
+    static final int SLOW_ALLOWED = 3;
     /**
      * Windows observed before a method is kept for good: a method whose callees are traced looks long
      * at first (their tracing counts in its duration) and may turn out short once they are excluded.
      */
     static final int MAX_WINDOWS = 4;
+    /**
+     * A window of {@link #WINDOW} calls within this time makes a method hot (1,000 calls a second or more):
+     * writing every call of a thousand such methods costs 15-30 % of a CPU. Counted from the window's first
+     * call, so it holds at start-up, when the code runs interpreted and slower.
+     */
+    static final long HOT_WINDOW_NANOS = WINDOW * 1_000_000L;
+    /** The threshold a hot method without one of its own is given. */
+    static final long HOT_THRESHOLD_NANOS = 1_000_000L;
 
     static final byte OBSERVING = 0;
     static final byte KEPT = 1;
     static final byte EXCLUDED = 2;
 
+    /** What a decision did to a method, for the caller's MethodExclusion event. */
+    static final int UNDECIDED = 0;
+    static final int DECIDED_EXCLUDED = 1;
+    static final int DECIDED_THRESHOLD = 2;
+
     /** Index = method id. Read on every call; written once per method at the decision. */
     final byte[] states;
+    /** The registry's thresholds (index = method id; negative: none of its own), where a hot method's is set. */
+    private final long[] thresholds;
     private final int[] calls;
     private final int[] slowCalls;
     private final byte[] windows;
+    /** Index = method id: System.nanoTime() at the end of the window's first call. */
+    private final long[] windowStarts;
+    /** Index = method id: the calls and long calls of the window of the last decision, for its event. */
+    private final int[] decidedCalls;
+    private final int[] decidedSlowCalls;
     private int excludedCount;
+    private int thresholdedCount;
 
     /** {@code enabled=false}: every method starts kept, nothing is timed for this. */
-    AdaptiveExclusion(int maxMethods, boolean enabled) {
-        this.states = new byte[maxMethods + 1];
+    AdaptiveExclusion(long[] thresholds, boolean enabled) {
+        int n = thresholds.length;
+        this.thresholds = thresholds;
+        this.states = new byte[n];
         if (!enabled) {
             java.util.Arrays.fill(states, KEPT);
         }
-        this.calls = new int[maxMethods + 1];
-        this.slowCalls = new int[maxMethods + 1];
-        this.windows = new byte[maxMethods + 1];
+        this.calls = new int[n];
+        this.slowCalls = new int[n];
+        this.windows = new byte[n];
+        this.windowStarts = new long[n];
+        this.decidedCalls = new int[n];
+        this.decidedSlowCalls = new int[n];
     }
 
     /**
-     * Counts one observed call of {@code methodId} lasting {@code nanos}; true when this call
-     * decided to exclude the method (the caller then writes the exclusion event, once).
+     * Counts one observed call of {@code methodId} lasting {@code nanos}, ending at {@code now}
+     * ({@link System#nanoTime}); {@link #DECIDED_EXCLUDED} or {@link #DECIDED_THRESHOLD} when this
+     * call decided so (the caller then writes the MethodExclusion event, once), else {@link #UNDECIDED}.
      */
-    boolean observe(int methodId, long nanos) {
+    int observe(int methodId, long nanos, long now) {
         if (nanos >= SHORT_NANOS) {
             slowCalls[methodId]++;
         }
-        if (++calls[methodId] < WINDOW) {
-            return false;
+        int n = ++calls[methodId];
+        if (n == 1) {
+            windowStarts[methodId] = now;
         }
-        return decide(methodId);
+        if (n < WINDOW) {
+            return UNDECIDED;
+        }
+        return decide(methodId, now);
     }
 
-    private synchronized boolean decide(int methodId) {
-        if (states[methodId] != OBSERVING) {
-            return false;
+    private synchronized int decide(int methodId, long now) {
+        if (states[methodId] != OBSERVING || calls[methodId] < WINDOW) {
+            return UNDECIDED;
         }
+        decidedCalls[methodId] = calls[methodId];
+        decidedSlowCalls[methodId] = slowCalls[methodId];
         if (slowCalls[methodId] <= SLOW_ALLOWED) {
             states[methodId] = EXCLUDED;
             excludedCount++;
-            return true;
+            return DECIDED_EXCLUDED;
+        }
+        int decided = UNDECIDED;
+        if (thresholds[methodId] < 0 && now - windowStarts[methodId] < HOT_WINDOW_NANOS) {
+            thresholds[methodId] = HOT_THRESHOLD_NANOS;
+            thresholdedCount++;
+            decided = DECIDED_THRESHOLD;
         }
         if (++windows[methodId] < MAX_WINDOWS) {
             calls[methodId] = 0; // observe another window
@@ -85,7 +134,7 @@ final class AdaptiveExclusion {
         } else {
             states[methodId] = KEPT;
         }
-        return false;
+        return decided;
     }
 
     /** Keeps {@code methodId} for good (a call reached its duration threshold: such calls must all be written). */
@@ -95,16 +144,22 @@ final class AdaptiveExclusion {
         }
     }
 
-    /** Calls observed in the current (for an excluded method: the deciding) window. */
-    int callsObserved(int methodId) {
-        return calls[methodId];
+    /** Calls observed in the window of the method's last decision. */
+    synchronized int callsObserved(int methodId) {
+        return decidedCalls[methodId];
     }
 
-    int slowCalls(int methodId) {
-        return slowCalls[methodId];
+    /** Calls of {@link #SHORT_NANOS} or more in the window of the method's last decision. */
+    synchronized int slowCalls(int methodId) {
+        return decidedSlowCalls[methodId];
     }
 
     synchronized int excludedCount() {
         return excludedCount;
+    }
+
+    /** Hot methods given {@link #HOT_THRESHOLD_NANOS}. */
+    synchronized int thresholdedCount() {
+        return thresholdedCount;
     }
 }

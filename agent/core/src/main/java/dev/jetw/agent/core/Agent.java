@@ -40,7 +40,7 @@ final class Agent {
         this.session = session;
         Selection selection = new Selection(options);
         this.registry = new MethodRegistry(options.maxMethods, selection.rules());
-        this.exclusion = new AdaptiveExclusion(registry.capacity(), options.adaptive);
+        this.exclusion = new AdaptiveExclusion(registry.thresholds, options.adaptive);
         this.writer = new TraceWriter(session.provider, registry, exclusion, options.exceptionLevel);
         this.rundown = new Rundown(session.provider, registry, writer);
         this.instrumenter = new Instrumenter(inst, selection, registry, rundown, options.verbose);
@@ -125,6 +125,8 @@ final class Agent {
             sb.append(", ").append(remover.classesRetransformed()).append(" classes retransformed without their advice");
         }
         sb.append('\n');
+        sb.append("methods thresholded: ").append(exclusion.thresholdedCount()).append(" (adaptive: hot, given threshold ")
+                .append(Durations.format(AdaptiveExclusion.HOT_THRESHOLD_NANOS)).append(")\n");
         sb.append("jvm events:          ").append(runtimeEvents.status()).append('\n');
         sb.append("cross-thread links:  ").append(handoffs == null
                 ? (options.propagate ? "off (the jetw bootstrap classes are not on the boot class path)" : "off (propagate=false)")

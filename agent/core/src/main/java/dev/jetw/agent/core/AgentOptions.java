@@ -42,7 +42,10 @@ final class AgentOptions {
     final int maxMethods;
     final boolean bootstrap;
     final boolean verbose;
-    /** Calls shorter than this are not written, for rules without their own threshold; 0 writes every call. */
+    /**
+     * Calls shorter than this are not written, for rules without their own threshold; 0 writes every call;
+     * -1 when {@code threshold=} is not given: every call, except that adaptive exclusion may give a hot method one.
+     */
     final long thresholdNanos;
     /** Hot, always-short methods stop emitting (AdaptiveExclusion); on unless adaptive=false. */
     final boolean adaptive;
@@ -270,7 +273,8 @@ final class AgentOptions {
         int maxMethods = DEFAULT_MAX_METHODS;
         boolean bootstrap;
         boolean verbose;
-        long thresholdNanos;
+        /** -1 until {@code threshold=} is given. */
+        long thresholdNanos = -1L;
         boolean adaptive = true;
         boolean propagate = true;
         int uninstrumentRate = ExcludedMethodRemover.DEFAULT_CLASSES_PER_SECOND;

@@ -8,13 +8,17 @@ import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.MethodGraph;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.utility.JavaModule;
 
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 import static net.bytebuddy.matcher.ElementMatchers.isStatic;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -46,6 +50,14 @@ final class Instrumenter {
     private final Rundown rundown;
     private final boolean verbose;
     private ResettableClassFileTransformer transformer;
+    /**
+     * Parsed class files per class loader, kept for this attach: a library's classes share super
+     * types and signatures, which Byte Buddy would otherwise read and parse again for every class
+     * it transforms. Only types Byte Buddy resolves are kept (the included classes, their super types and
+     * the types their signatures name), not every class loaded. Cleared at {@link #reset}, so that no
+     * class loader is held after a detach.
+     */
+    private final ConcurrentMap<ClassLoader, TypePool.CacheProvider> typeCache = new ConcurrentHashMap<>();
 
     Instrumenter(Instrumentation inst, Selection selection, MethodRegistry registry, Rundown rundown, boolean verbose) {
         this.inst = inst;
@@ -65,7 +77,12 @@ final class Instrumenter {
         Advice checkpointAtLevel = Advice.to(ApiAdvice.CheckpointAtLevel.class);
         Advice isActive = Advice.to(ApiAdvice.IsActive.class);
 
-        transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+        // Class-load cost (BENCHMARKS.md §7): the advice only wraps declared methods, so no method graph of the
+        // super types is built (ForDeclaredMethods); class files are parsed without debug information (FAST)
+        // and the parses are cached across the classes of the attach.
+        transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED)
+                        .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE))
+                .with(new AgentBuilder.PoolStrategy.WithTypePoolCache.Simple(TypePool.Default.ReaderMode.FAST, typeCache))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(RETRANSFORM_BATCHES)
@@ -107,7 +124,11 @@ final class Instrumenter {
     boolean reset() {
         ResettableClassFileTransformer t = transformer;
         transformer = null;
-        return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION, RETRANSFORM_BATCHES, RETRANSFORM_PAUSES);
+        try {
+            return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION, RETRANSFORM_BATCHES, RETRANSFORM_PAUSES);
+        } finally {
+            typeCache.clear();
+        }
     }
 
     /**
@@ -161,6 +182,7 @@ final class Instrumenter {
 
     /** Writes rundown for newly instrumented methods and counts transformation errors. */
     private final class Listener extends AgentBuilder.Listener.Adapter {
+
         @Override
         public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
                                      DynamicType dynamicType) {

@@ -48,7 +48,10 @@ final class MethodRegistry {
     private final MethodBudget budget;
     /** Index = method id. Written before the method's class is (re)transformed, read by the advice; 0 = off. */
     final byte[] levels;
-    /** Index = method id: calls shorter than this many nanoseconds are not written (0: every call). Written like levels. */
+    /**
+     * Index = method id: calls shorter than this many nanoseconds are not written (0: every call; negative: every
+     * call, none set, so that adaptive exclusion may give the method one if it is hot). Written like levels.
+     */
     final long[] thresholds;
     /** Index = method id: true once the method's advice is to be left out when its class is (re)transformed. */
     private final boolean[] uninstrumented;

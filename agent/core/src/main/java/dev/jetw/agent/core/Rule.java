@@ -8,7 +8,10 @@ final class Rule {
     /** For annotation rules: the annotation's binary name; null for include rules. */
     final String annotation;
     final int level;
-    /** Calls shorter than this are not written (0: every call); -1 while the rule takes the global threshold. */
+    /**
+     * Calls shorter than this are not written (0: every call); -1 while the rule takes the global threshold, and
+     * after {@link #resolved} when none is set at all (every call; adaptive exclusion may give a hot method one).
+     */
     final long thresholdNanos;
 
     private Rule(MethodPattern pattern, String annotation, int level, long thresholdNanos) {

@@ -64,14 +64,24 @@ final class TraceWriter implements CallHandler {
         if (methodId <= 0 || methodId >= levels.length) {
             return 0L; // not an id of this attach (cannot happen while reset works; cheap to be sure)
         }
-        int level = levels[methodId] & 0xFF;
-        if (level == 0 || !provider.isEnabled(level)) { // 0: pushed out of the method budget
-            return 0L;
-        }
+        // Excluded first: until the remover takes its advice out, an excluded method's call is this one array read.
         byte state = states[methodId];
         if (state == AdaptiveExclusion.EXCLUDED) {
             return 0L;
         }
+        int level = levels[methodId] & 0xFF;
+        if (level == 0 || !provider.isEnabled(level)) { // 0: pushed out of the method budget
+            return 0L;
+        }
+        return enterTraced(methodId, level, state);
+    }
+
+    /**
+     * The entry of a call that is traced or observed, out of {@link #enter} so that what the JIT inlines
+     * into every instrumented method is only the checks above: inlining all of it into thousands of a
+     * library's methods made the JIT's work and the compiled code several times larger (BENCHMARKS.md §7).
+     */
+    private long enterTraced(int methodId, int level, byte state) {
         ThreadContext c = contexts.current();
         if (c.busy || c.depth >= ThreadContext.MAX_DEPTH) {
             return 0L;
@@ -119,13 +129,18 @@ final class TraceWriter implements CallHandler {
             c.depth = frame; // also drops frames above whose exits never ran
             long duration = 0L;
             if ((flags & ThreadContext.TIMED) != 0) {
-                duration = System.nanoTime() - c.entryTimes[frame];
+                long now = System.nanoTime();
+                duration = now - c.entryTimes[frame];
                 if (states[methodId] == AdaptiveExclusion.OBSERVING) {
                     long threshold = thresholds[methodId];
                     if (threshold > 0 && duration >= threshold) {
                         exclusion.keep(methodId);
-                    } else if (exclusion.observe(methodId, duration)) {
-                        writeExclusion(c, methodId);
+                    } else {
+                        int decided = exclusion.observe(methodId, duration, now);
+                        if (decided != AdaptiveExclusion.UNDECIDED) {
+                            writeExclusion(c, methodId, decided == AdaptiveExclusion.DECIDED_EXCLUDED ? JetwSchema.EXCLUSION_HOT_SHORT
+                                    : JetwSchema.EXCLUSION_HOT_THRESHOLD + Durations.format(AdaptiveExclusion.HOT_THRESHOLD_NANOS));
+                        }
                     }
                 }
             }
@@ -214,15 +229,18 @@ final class TraceWriter implements CallHandler {
         }
     }
 
-    /** The MethodExclusion event of a method adaptive exclusion just excluded (level 0: kept by any enabled session). */
-    private void writeExclusion(ThreadContext c, int methodId) {
+    /**
+     * The MethodExclusion event of a method adaptive exclusion just excluded or gave a threshold
+     * ({@code reason}; level 0: kept by any enabled session).
+     */
+    private void writeExclusion(ThreadContext c, int methodId, String reason) {
         nameThread(c);
-        ByteBuffer p = c.scratch.payload(20 + Payloads.utf16zBytes(JetwSchema.EXCLUSION_HOT_SHORT));
+        ByteBuffer p = c.scratch.payload(20 + Payloads.utf16zBytes(reason));
         p.putInt(methodId);
         p.putInt(exclusion.callsObserved(methodId));
         p.putInt(exclusion.slowCalls(methodId));
         p.putLong(AdaptiveExclusion.SHORT_NANOS);
-        Payloads.putUtf16z(p, JetwSchema.EXCLUSION_HOT_SHORT);
+        Payloads.putUtf16z(p, reason);
         provider.write(c.scratch, EventType.INFO, 0, JetwSchema.METHOD_EXCLUSION_INDEX, 0, -1, 0);
     }
 

@@ -42,10 +42,10 @@ class AgentOptionsTest {
         assertNull(o.command);
         assertTrue(o.rules.isEmpty());
         assertTrue(o.excludes.isEmpty());
-        assertEquals(0L, o.thresholdNanos, "every call is written unless a threshold is set");
+        assertEquals(-1L, o.thresholdNanos, "none set: every call is written, and adaptive exclusion may give a hot method one");
         assertTrue(o.adaptive, "adaptive exclusion is on by default");
         assertTrue(o.propagate, "cross-thread links are on by default");
-        assertEquals(20, o.uninstrumentRate, "excluded methods lose their advice, 20 classes a second at most");
+        assertEquals(200, o.uninstrumentRate, "excluded methods lose their advice, 200 classes a second at most");
     }
 
     @Test

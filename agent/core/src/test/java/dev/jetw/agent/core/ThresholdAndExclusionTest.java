@@ -144,7 +144,8 @@ class ThresholdAndExclusionTest {
     @Test
     void adaptiveExclusionStopsAHotGetterNotASlowMethodAndSaysSo() {
         RecordingBackend b = new RecordingBackend();
-        AgentHarness.attach(b, dir, "include=testapp.Getters");
+        // threshold=0: every call wanted, so the hot slow method is not given a threshold either (next test).
+        AgentHarness.attach(b, dir, "include=testapp.Getters,threshold=0");
         Getters g = new Getters();
         long sum = 0;
         for (int i = 0; i < 3 * AdaptiveExclusion.WINDOW; i++) {
@@ -187,6 +188,67 @@ class ThresholdAndExclusionTest {
     }
 
     @Test
+    void aHotMethodWithoutAThresholdIsGivenOneAndTheTraceSaysSo() {
+        RecordingBackend b = new RecordingBackend();
+        AgentHarness.attach(b, dir, "include=testapp.Getters");
+        Getters g = new Getters();
+        long sum = 0;
+        // 20 us a call: a window of calls takes ~5 ms, far within HOT_WINDOW_NANOS (256 ms), so the method is hot.
+        for (int i = 0; i < AdaptiveExclusion.WINDOW + 100; i++) {
+            sum += g.spin();
+        }
+        sum += g.slow(); // called once, lasting 1.5 ms: at least the hot threshold
+        String status = AgentMain.run("command=status", AgentHarness.inst(), null);
+        AgentHarness.detach();
+        List<RecordingBackend.Event> events = b.snapshot();
+        Map<Integer, String> names = methodNames(events);
+        Map<String, Integer> startsPerMethod = new HashMap<>();
+        for (RecordingBackend.Event s : calls(events, EventType.START)) {
+            startsPerMethod.merge(names.get(le(s.payload).getInt()), 1, Integer::sum);
+        }
+        int spins = startsPerMethod.get("Getters.spin");
+        // Every call of the window, then only those of 1 ms or more: a 20 us call lasts that long only when its
+        // thread is descheduled meanwhile, so on a loaded machine a few may be written, never all 100.
+        assertTrue(spins >= AdaptiveExclusion.WINDOW && spins < AdaptiveExclusion.WINDOW + 100,
+                "the window's calls, then hardly any: " + spins + " (sum " + sum + ")");
+        assertEquals(1, (int) startsPerMethod.get("Getters.slow"), "a method called once keeps every call");
+
+        List<RecordingBackend.Event> exclusions = new ArrayList<>();
+        for (RecordingBackend.Event e : events) {
+            if (e.classIndex == JetwSchema.METHOD_EXCLUSION_INDEX) {
+                exclusions.add(e);
+            }
+        }
+        assertEquals(1, exclusions.size(), "one event: the hot method's threshold");
+        ByteBuffer p = le(exclusions.get(0).payload);
+        assertEquals("Getters.spin", names.get(p.getInt()));
+        assertEquals(AdaptiveExclusion.WINDOW, p.getInt(), "calls observed");
+        assertTrue(p.getInt() > AdaptiveExclusion.SLOW_ALLOWED, "long calls: not short, so not excluded");
+        assertEquals(AdaptiveExclusion.SHORT_NANOS, p.getLong());
+        assertEquals(JetwSchema.EXCLUSION_HOT_THRESHOLD + "1ms", TraceModel.utf16z(p));
+        assertTrue(status.contains("methods thresholded: 1 (adaptive: hot, given threshold 1ms)"), status);
+    }
+
+    @Test
+    void anExplicitThresholdOrAdaptiveFalseGivesNoHotMethodAThreshold() {
+        for (String options : new String[] {"include=testapp.Getters,threshold=0", "include=testapp.Getters@0",
+                                             "include=testapp.Getters,adaptive=false"}) {
+            RecordingBackend b = new RecordingBackend();
+            AgentHarness.attach(b, dir, options);
+            Getters g = new Getters();
+            for (int i = 0; i < AdaptiveExclusion.WINDOW + 100; i++) {
+                g.spin();
+            }
+            AgentHarness.detach();
+            List<RecordingBackend.Event> events = b.snapshot();
+            assertEquals(AdaptiveExclusion.WINDOW + 100, calls(events, EventType.START).size(), options + ": every call");
+            for (RecordingBackend.Event e : events) {
+                assertTrue(e.classIndex != JetwSchema.METHOD_EXCLUSION_INDEX, options + ": no MethodExclusion event");
+            }
+        }
+    }
+
+    @Test
     void excludedMethodsLoseTheirAdviceByRetransformation() throws Exception {
         RecordingBackend b = new RecordingBackend();
         AgentHarness.attach(b, dir, "include=testapp.Getters");
@@ -208,7 +270,7 @@ class ThresholdAndExclusionTest {
                 g.value();
             }
             String status = "";
-            // Waits for the remover's once-a-second step (a condition, not a timing assertion).
+            // Waits for the remover's next step (a condition, not a timing assertion).
             for (int i = 0; i < 300 && !status.contains(", 1 classes retransformed without their advice"); i++) {
                 Thread.sleep(100);
                 status = AgentMain.run("command=status", AgentHarness.inst(), null);
