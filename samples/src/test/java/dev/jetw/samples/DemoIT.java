@@ -70,10 +70,13 @@ class DemoIT {
             String chrome = new String(Files.readAllBytes(perfetto), StandardCharsets.UTF_8);
             assertTrue(chrome.startsWith("{\"traceEvents\":["), "Chrome trace-event JSON expected");
             assertTrue(chrome.contains("OrderTask.run"), "the JSON holds the request spans");
+            assertTrue(chrome.contains("\"cat\":\"jetw.handoff\",\"ph\":\"f\""), "the JSON draws hand-off arrows to the workers");
             byte[] proto = Files.readAllBytes(pftrace);
             assertTrue(proto.length > 0 && proto[0] == 0x0A, "a Perfetto Trace starts with packet field 1");
             assertTrue(new String(proto, StandardCharsets.ISO_8859_1).contains("OrderTask.run"),
                     "the .pftrace names the request slices");
+            assertTrue(new String(proto, StandardCharsets.ISO_8859_1).contains("task (queued "),
+                    "the .pftrace has the workers' task slices (the ends of the hand-off flows)");
 
             checkTrace(etl);
         } finally {
