@@ -3,9 +3,12 @@ package dev.jetw.etl.tool;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiPredicate;
 import java.util.function.IntPredicate;
 
 /**
@@ -62,7 +65,7 @@ final class CrossThreadTrees implements CallTreeBuilder.Sink {
 
     private final CrossThreadLinks links;
     private final IntPredicate threadKept;
-    private final java.util.function.BiPredicate<Integer, CallNode> shown;
+    private final BiPredicate<Integer, CallNode> shown;
     private final Out out;
     private final Map<Long, ArrayDeque<Entry>> queues = new TreeMap<>();
     /** Task (pid, DEQUEUE id) -> where it is to be joined. */
@@ -70,7 +73,7 @@ final class CrossThreadTrees implements CallTreeBuilder.Sink {
     /** Task (pid, DEQUEUE id) -> its tree, complete before its submitter's request. */
     private final Map<Long, Entry> early = new HashMap<>();
     /** Tasks (pid, DEQUEUE id) not to be joined any more: their tree or their request went out over the limit. */
-    private final java.util.Set<Long> gone = new java.util.HashSet<>();
+    private final Set<Long> gone = new HashSet<>();
     private int held;
     private final int heldLimit;
 
@@ -78,11 +81,11 @@ final class CrossThreadTrees implements CallTreeBuilder.Sink {
      * {@code shown(threadId, root)}: whether a top-level tree is printed (--from/--to); the tasks of a
      * request that is not are printed on their own threads.
      */
-    CrossThreadTrees(CrossThreadLinks links, IntPredicate threadKept, java.util.function.BiPredicate<Integer, CallNode> shown, Out out) {
+    CrossThreadTrees(CrossThreadLinks links, IntPredicate threadKept, BiPredicate<Integer, CallNode> shown, Out out) {
         this(links, threadKept, shown, out, HELD_LIMIT);
     }
 
-    CrossThreadTrees(CrossThreadLinks links, IntPredicate threadKept, java.util.function.BiPredicate<Integer, CallNode> shown, Out out,
+    CrossThreadTrees(CrossThreadLinks links, IntPredicate threadKept, BiPredicate<Integer, CallNode> shown, Out out,
                      int heldLimit) {
         this.heldLimit = heldLimit;
         this.links = links;
@@ -93,6 +96,10 @@ final class CrossThreadTrees implements CallTreeBuilder.Sink {
 
     @Override
     public void root(int processId, int threadId, CallNode root) {
+        if (links.isEmpty()) { // a file without hand-offs: nothing to join, nothing held
+            out.root(processId, threadId, root, false);
+            return;
+        }
         long key = threadKey(processId, threadId);
         Entry e = new Entry(processId, threadId, root);
         queues.computeIfAbsent(key, k -> new ArrayDeque<>()).add(e);
@@ -217,14 +224,14 @@ final class CrossThreadTrees implements CallTreeBuilder.Sink {
             }
         }
         Entry head = fullest.pollFirst();
-        for (java.util.Iterator<Map.Entry<Long, Entry>> i = early.entrySet().iterator(); i.hasNext(); ) {
+        for (Iterator<Map.Entry<Long, Entry>> i = early.entrySet().iterator(); i.hasNext(); ) {
             Map.Entry<Long, Entry> t = i.next();
             if (t.getValue() == head) {
                 gone.add(t.getKey());
                 i.remove();
             }
         }
-        for (java.util.Iterator<Map.Entry<Long, Pending>> i = awaited.entrySet().iterator(); i.hasNext(); ) {
+        for (Iterator<Map.Entry<Long, Pending>> i = awaited.entrySet().iterator(); i.hasNext(); ) {
             Map.Entry<Long, Pending> t = i.next();
             if (t.getValue().request == head) {
                 gone.add(t.getKey());
