@@ -6,7 +6,8 @@
 # COMPARE=jvm compares instead the agent with the default JVM runtime events (jvm= default set,
 # docs/jvm-events.md) against the agent with jvm=none, both tracing every sample method.
 # COMPARE=preset compares no agent against preset=always-on (the in-memory ring, dumped at exit)
-# tracing every sample method. Every agent run writes a file of its own (jetw refuses to overwrite one).
+# tracing every sample method. COMPARE=propagate compares the agent with cross-thread links off
+# (propagate=false) and on (the default), both tracing every sample method. Every agent run writes a file of its own (jetw refuses to overwrite one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${REPS:-5}
@@ -18,10 +19,13 @@ rate() { sed -n 's/.*(\([0-9.]*\) orders\/s).*/\1/p'; }
 none=(); agent=()
 BASE_NAME="no agent"; NEW_NAME="with agent"
 if [ "${COMPARE:-}" = jvm ]; then BASE_NAME="jvm=none"; NEW_NAME="jvm=default"; fi
+if [ "${COMPARE:-}" = propagate ]; then BASE_NAME="propagate=false"; NEW_NAME="propagate=true"; fi
 NEW_OPTIONS=include=dev.jetw.samples.**,backend=portable
 if [ "${COMPARE:-}" = preset ]; then NEW_NAME="preset=always-on"; NEW_OPTIONS="$NEW_OPTIONS,preset=always-on"; fi
 for i in $(seq 1 "$REPS"); do
-  if [ "${COMPARE:-}" = jvm ]; then
+  if [ "${COMPARE:-}" = propagate ]; then
+    none+=("$(java -javaagent:"$AGENT"=include=dev.jetw.samples.**,propagate=false,backend=portable,file="$ETL_DIR/base-$i.etl" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")
+  elif [ "${COMPARE:-}" = jvm ]; then
     none+=("$(java -javaagent:"$AGENT"=include=dev.jetw.samples.**,jvm=none,backend=portable,file="$ETL_DIR/base-$i.etl" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")
   else
     none+=("$(java -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")

@@ -64,14 +64,19 @@ class DemoIT {
             int tree = out.indexOf("== Call tree of the slowest request");
             assertTrue(tree >= 0 && out.indexOf("slowest top-level call:", tree) > tree, out);
             assertTrue(out.indexOf("dev.jetw.samples.", tree) > tree, "the slowest tree names the sample's methods:\n" + out);
+            assertTrue(out.indexOf("-> queued ", tree) > tree && out.indexOf("on order-worker-", tree) > tree,
+                    "the slowest request is followed across threads to its worker:\n" + out);
 
             String chrome = new String(Files.readAllBytes(perfetto), StandardCharsets.UTF_8);
             assertTrue(chrome.startsWith("{\"traceEvents\":["), "Chrome trace-event JSON expected");
             assertTrue(chrome.contains("OrderTask.run"), "the JSON holds the request spans");
+            assertTrue(chrome.contains("\"cat\":\"jetw.handoff\",\"ph\":\"f\""), "the JSON draws hand-off arrows to the workers");
             byte[] proto = Files.readAllBytes(pftrace);
             assertTrue(proto.length > 0 && proto[0] == 0x0A, "a Perfetto Trace starts with packet field 1");
             assertTrue(new String(proto, StandardCharsets.ISO_8859_1).contains("OrderTask.run"),
                     "the .pftrace names the request slices");
+            assertTrue(new String(proto, StandardCharsets.ISO_8859_1).contains("task (queued "),
+                    "the .pftrace has the workers' task slices (the ends of the hand-off flows)");
 
             checkTrace(etl);
         } finally {
@@ -86,6 +91,8 @@ class DemoIT {
         Map<Integer, String> methods = new HashMap<>();
         Map<Integer, Call> calls = new HashMap<>();
         Map<String, Integer> checkpoints = new HashMap<>();
+        // Cross-thread links (docs/cross-thread.md): DEQUEUE instance -> {its thread, the submitting call's instance}.
+        Map<Integer, int[]> dequeues = new HashMap<>();
         try (EtlReader reader = EtlReader.open(etl)) {
             for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
                 if (JetwSchema.METHOD_CLASS.equals(r.guid()) && r.type() == EventType.DC_START) {
@@ -108,6 +115,8 @@ class DemoIT {
                         call.exception = utf16z(p);
                     } else if (r.type() == EventType.CHECKPOINT) {
                         checkpoints.merge(utf16z(p), 1, Integer::sum);
+                    } else if (r.type() == EventType.DEQUEUE) {
+                        dequeues.put(r.instanceId(), new int[] {r.threadId(), r.parentInstanceId()});
                     }
                 }
             }
@@ -118,7 +127,15 @@ class DemoIT {
             if (call.end < 0) {
                 fail("a call without END (" + methods.get(call.methodId) + ")");
             }
-            if (call.parent != 0) {
+            int[] task = dequeues.get(call.parent);
+            if (task != null) {
+                // A task handed over from a call on another thread: its DEQUEUE is on the task's thread.
+                assertEquals(task[0], call.threadId, "the DEQUEUE is on the task's thread");
+                Call submitter = calls.get(task[1]);
+                assertNotNull(submitter, "the submitting call of a " + methods.get(call.methodId) + " task is in the trace");
+                assertEquals("dev.jetw.samples.gateway.OrderWorkerPool#submitOrder", methods.get(submitter.methodId));
+                assertTrue(submitter.threadId != call.threadId, "handed to another thread");
+            } else if (call.parent != 0) {
                 Call parent = calls.get(call.parent);
                 assertNotNull(parent, "the parent of a " + methods.get(call.methodId) + " call is not in the trace");
                 assertEquals(parent.threadId, call.threadId, "the parent is on the same thread");
@@ -132,6 +149,9 @@ class DemoIT {
             }
         }
         assertEquals(200, started.get("dev.jetw.samples.gateway.OrderTask#run"), "one task per order");
+        assertEquals(200, dequeues.size(), "each order task is linked to the intake call that submitted it");
+        assertEquals(200, calls.values().stream().filter(c -> dequeues.containsKey(c.parent)
+                && "dev.jetw.samples.gateway.OrderTask#run".equals(methods.get(c.methodId))).count(), "OrderTask.run under its DEQUEUE");
         assertEquals(177, started.get(ORDERS + "Journal#append"), "one journal line per accepted order");
         assertEquals(10, threw.get("dev.jetw.samples.gateway.OrderTask#run threw " + ORDERS + "PaymentDeclinedException"),
                 "declined payments escape the task: " + threw);

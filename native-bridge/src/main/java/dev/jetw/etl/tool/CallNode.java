@@ -20,6 +20,10 @@ final class CallNode {
     /** The enclosing call's instance id (0 at top level, and for checkpoints). */
     int parentInstanceId;
     final List<CallNode> children = new ArrayList<>();
+    /** A handed-over task (its DEQUEUE): its children are the task's calls; see CrossThreadLinks. */
+    boolean task;
+    /** tree: the tasks this call (or task) handed to other threads, joined to it by CrossThreadTrees; null when none. */
+    List<CallNode> handed;
 
     CallNode(boolean checkpoint, int methodId, int instanceId, long start) {
         this.checkpoint = checkpoint;
@@ -48,6 +52,15 @@ final class CallNode {
             return start;
         }
         return end != NONE ? end : Math.max(time(), lastFileTime);
+    }
+
+    /** The latest END within this node (itself or below); NONE when none is finished. */
+    long lastEnd() {
+        long last = end;
+        for (CallNode c : children) {
+            last = Math.max(last, c.lastEnd());
+        }
+        return last;
     }
 
     boolean threw() {

@@ -26,6 +26,13 @@ import java.util.Map;
  * end of the file calls without END are given out as unfinished, under their open parent if any.
  * An END without START (lost, or before the trace started) is a call whose START is not in the file.
  *
+ * <p>A DEQUEUE (a task handed over from a traced call, docs/cross-thread.md) is a task node, open like
+ * a call: the task's calls are its children. jetw writes no event when a task returns, so a task is
+ * closed (its end the last END below it) when the thread shows it is over: the END of the call it ran
+ * inside (a task run inline), a top-level call ending on the thread, the next task that is not nested
+ * in it, or the end of the file. Its parent is usually on another thread: it then goes out as a
+ * top-level node of its thread.
+ *
  * <p>Memory: per thread the open calls and what waits for a parent, plus the largest top-level tree
  * (a traced call that wraps the whole run holds every call of its thread until it ends).
  */
@@ -43,6 +50,8 @@ final class CallTreeBuilder {
         final int processId;
         final int threadId;
         final Map<Integer, CallNode> open = new HashMap<>();
+        /** The open tasks (DEQUEUEs) of the thread, innermost last. */
+        final List<CallNode> tasks = new ArrayList<>();
         final Map<Integer, List<CallNode>> waiting = new HashMap<>();
         final Map<Integer, CallNode> startless = new LinkedHashMap<Integer, CallNode>() {
             @Override
@@ -66,10 +75,10 @@ final class CallTreeBuilder {
         this.sink = sink;
     }
 
-    /** Takes a record if it is a jetw MethodCall event (START, END, CHECKPOINT). */
+    /** Takes a record if it is a jetw MethodCall event (START, END, CHECKPOINT, DEQUEUE). */
     void accept(EtlRecord r, JetwEvent e) {
         if (e == null || (e.kind != JetwEvent.Kind.CALL_START && e.kind != JetwEvent.Kind.CALL_END
-                && e.kind != JetwEvent.Kind.CHECKPOINT)) {
+                && e.kind != JetwEvent.Kind.CHECKPOINT && e.kind != JetwEvent.Kind.DEQUEUE)) {
             return;
         }
         long key = (long) r.processId() << 32 | (r.threadId() & 0xFFFFFFFFL);
@@ -85,7 +94,21 @@ final class CallTreeBuilder {
             n.parentInstanceId = r.parentInstanceId();
             claim(t, n);
             t.open.put(inst, n);
+        } else if (e.kind == JetwEvent.Kind.DEQUEUE) {
+            if (!t.open.containsKey(r.parentInstanceId())) {
+                closeTasks(t, 0); // a new task from elsewhere: the thread's previous one has returned
+            }
+            CallNode n = new CallNode(false, 0, inst, r.fileTime());
+            n.task = true;
+            n.parentInstanceId = r.parentInstanceId();
+            claim(t, n);
+            t.open.put(inst, n);
+            t.tasks.add(n);
         } else if (e.kind == JetwEvent.Kind.CALL_END) {
+            closeTasks(t, inst);
+            if (r.parentInstanceId() == 0) {
+                closeTasks(t, 0);
+            }
             CallNode n = t.open.remove(inst);
             if (n == null) { // START not in the file (lost, before the trace started, or still to come)
                 n = new CallNode(false, e.methodId, inst, CallNode.NONE);
@@ -100,6 +123,28 @@ final class CallTreeBuilder {
             CallNode c = new CallNode(true, e.methodId, inst, r.fileTime());
             c.text = e.text;
             place(t, c, inst);
+        }
+    }
+
+    /**
+     * Closes the open tasks run inside call {@code callInstance} (it is ending), or with 0 the tasks
+     * not nested in an open call of the thread (a top-level call ends, or another task begins).
+     */
+    private void closeTasks(ThreadState t, int callInstance) {
+        for (int i = t.tasks.size() - 1; i >= 0; i--) {
+            CallNode task = t.tasks.get(i);
+            boolean inline = task.parentInstanceId != 0 && t.open.containsKey(task.parentInstanceId);
+            if (callInstance == 0 ? !inline : task.parentInstanceId == callInstance) {
+                t.tasks.remove(i);
+                t.open.remove(task.instanceId);
+                task.end = Math.max(task.start, task.lastEnd());
+                CallNode parent = inline ? t.open.get(task.parentInstanceId) : null;
+                if (parent != null) {
+                    parent.children.add(task);
+                } else {
+                    topLevel(t, task);
+                }
+            }
         }
     }
 
@@ -156,6 +201,10 @@ final class CallTreeBuilder {
         keys.sort(null);
         for (Long key : keys) {
             ThreadState t = threads.get(key);
+            for (CallNode task : t.tasks) { // still open at the end: it lasted at least until its last call
+                task.end = Math.max(task.start, task.lastEnd());
+            }
+            t.tasks.clear();
             List<CallNode> roots = new ArrayList<>();
             for (Map.Entry<Integer, List<CallNode>> w : t.waiting.entrySet()) {
                 CallNode parent = t.open.get(w.getKey());

@@ -19,7 +19,9 @@ import java.util.TreeSet;
  * for Perfetto UI and chrome://tracing. Each traced call is a complete event ("X", ts and dur in µs
  * after the session's StartTime) on its pid/tid, so nesting comes from the times; a call still running
  * at stop lasts until the file's last record and has {@code "unfinished": true}; a checkpoint is a
- * thread-scoped instant ("i"); thread and process names are metadata events ("M").
+ * thread-scoped instant ("i"); thread and process names are metadata events ("M"). A task handed over
+ * from a traced call (CrossThreadLinks) is a slice "task (queued X ms)" over its calls, with a flow arrow
+ * ("s" at the submission on the submitter's thread, "f" at the task's start) from the submitting call.
  * Without -o the output is FILE with ".etl" replaced by ".trace.json"; -o takes one FILE only.
  * Streams like {@code tree}: names and runtime spans from a first pass, then each top-level tree is
  * written as soon as it is complete; --thread and --from/--to keep the top-level calls of that thread
@@ -152,6 +154,7 @@ final class ChromeTraceCommand {
                 throw failed[0];
             }
             runtime(out, o, window);
+            flows(out, o, window);
             try {
                 w.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":");
                 w.write(new JsonWriter().beginObject().field("file", reader.file().toString())
@@ -163,6 +166,32 @@ final class ChromeTraceCommand {
             }
             return out.count;
         }
+    }
+
+    /**
+     * A flow arrow per hand-off whose submitter is in the file, kept by --thread (either end) and
+     * overlapping the window: submitting call -> task slice.
+     */
+    private static void flows(Output out, CommandOptions o, TimeWindow window) throws OutputFailed {
+        int id = 0;
+        for (CrossThreadLinks.Link l : out.context.links.links()) {
+            if (!l.resolved() || !(o.threadMatches(l.submitterThreadId) || o.threadMatches(l.taskThreadId))
+                    || !window.overlaps(l.submitTime(), l.dequeueTime)) {
+                continue;
+            }
+            id++;
+            out.thread(l.processId, l.submitterThreadId);
+            out.thread(l.processId, l.taskThreadId);
+            out.emit(flow("s", id, l.processId, l.submitterThreadId, l.submitTime() - out.start));
+            out.emit(flow("f", id, l.processId, l.taskThreadId, l.dequeueTime - out.start).field("bp", "e"));
+        }
+    }
+
+    private static JsonWriter flow(String phase, int id, int pid, int tid, long at) {
+        JsonWriter e = new JsonWriter().beginObject().field("name", "hand-off").field("cat", "jetw.handoff").field("ph", phase)
+                .field("id", id);
+        e.name("ts").value(at / 10.0, 1);
+        return e.field("pid", pid).field("tid", tid);
     }
 
     /** The track of each process's JVM runtime events (a tid no real thread has). */
@@ -247,12 +276,23 @@ final class ChromeTraceCommand {
             return; // END without START: no place on the timeline
         }
         long end = n.finished() ? n.end : Math.max(n.start, out.context.lastFileTime);
-        JsonWriter e = new JsonWriter().beginObject().field("name", out.context.names.method(n.methodId))
-                .field("cat", "jetw").field("ph", "X");
+        CrossThreadLinks.Link l = n.task ? out.context.links.task(pid, n.instanceId) : null;
+        String name = !n.task ? out.context.names.method(n.methodId)
+                : l == null ? "task" : "task (queued " + Text.millis(l.waitNanos / 100) + " ms)";
+        JsonWriter e = new JsonWriter().beginObject().field("name", name)
+                .field("cat", n.task ? "jetw.task" : "jetw").field("ph", "X");
         e.name("ts").value((n.start - start) / 10.0, 1);
         e.name("dur").value((end - n.start) / 10.0, 1);
         e.field("pid", pid).field("tid", tid);
-        e.name("args").beginObject().field("methodId", n.methodId).field("instanceId", n.instanceId);
+        e.name("args").beginObject();
+        if (!n.task) {
+            e.field("methodId", n.methodId);
+        }
+        e.field("instanceId", n.instanceId);
+        if (l != null) {
+            e.field("queueWaitNs", l.waitNanos).field("handoff", CrossThreadLinks.kindName(l.kind))
+                    .field("submitterInstanceId", l.submitterInstanceId);
+        }
         if (n.threw()) {
             e.field("exception", n.text);
         }

@@ -190,6 +190,11 @@ final class DumpCommand {
                         w.field("label", e.text);
                     }
                     break;
+                case DEQUEUE:
+                    w.field("handoff", CrossThreadLinks.kindName(e.handoffKind()));
+                    w.field("queueWaitNs", e.queueWaitNanos());
+                    w.field("submitterInstanceId", r.parentInstanceId());
+                    break;
                 case METHOD:
                     w.field("methodId", e.methodId);
                     w.field("className", e.className);

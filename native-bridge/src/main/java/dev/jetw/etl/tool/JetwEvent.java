@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class JetwEvent {
 
-    enum Kind { CALL_START, CALL_END, CHECKPOINT, METHOD, THREAD, EXCLUSION, RUNTIME }
+    enum Kind { CALL_START, CALL_END, CHECKPOINT, DEQUEUE, METHOD, THREAD, EXCLUSION, RUNTIME }
 
     final Kind kind;
     final int methodId;
@@ -28,7 +28,7 @@ final class JetwEvent {
     final long javaThreadId;
     /** The writer cut the payload to the session's size limit (it ends with ClassicProvider's mark). */
     boolean truncated;
-    /** EXCLUSION: calls observed, how many of them were long, and "long" in nanoseconds; null otherwise. */
+    /** DEQUEUE (a task handed over from a traced call begins): {hand-off kind, queue wait in ns}; EXCLUSION: calls observed, how many of them were long, and "long" in nanoseconds; null otherwise. */
     final long[] exclusionCounts;
     /** RUNTIME: the JVM runtime event class, the layout of this type and its field values (JvmEventSchema). */
     final JvmEventSchema.EventClass runtimeClass;
@@ -98,6 +98,10 @@ final class JetwEvent {
                         return new JetwEvent(Kind.CALL_END, p.getInt(), utf16z(p), null, null, null, 0);
                     case EventType.CHECKPOINT:
                         return new JetwEvent(Kind.CHECKPOINT, p.getInt(), utf16z(p), null, null, null, 0);
+                    case EventType.DEQUEUE: // u32 methodId (0), u32 hand-off kind, u64 queue wait (ns)
+                        int method = p.getInt();
+                        long kind = p.getInt() & 0xFFFFFFFFL;
+                        return new JetwEvent(Kind.DEQUEUE, method, null, null, null, null, 0, new long[] {kind, p.getLong()});
                     default:
                         return null;
                 }
@@ -139,6 +143,16 @@ final class JetwEvent {
             }
             s.append(c);
         }
+    }
+
+    /** DEQUEUE: the hand-off kind (1 executor, 2 fork-join, 3 scheduled, 4 thread start). */
+    int handoffKind() {
+        return (int) exclusionCounts[0];
+    }
+
+    /** DEQUEUE: how long the task waited between its submission (or its due time) and its start, in ns. */
+    long queueWaitNanos() {
+        return exclusionCounts[1];
     }
 
     /** "hot-short: 10000 calls observed, 3 lasting 2000 ns or more" for a MethodExclusion event. */

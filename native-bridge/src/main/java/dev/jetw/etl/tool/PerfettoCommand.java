@@ -34,7 +34,9 @@ import java.util.Map;
  * </ul>
  * Slices on one track must nest (Perfetto drops what does not): a call tree is written depth first,
  * each call clamped into its parent and after its previous sibling (END-before-START order, skew,
- * unbalanced calls); clamped calls are counted and reported. Streaming as {@code tree}: names and
+ * unbalanced calls); clamped calls are counted and reported. A task handed over from a traced call
+ * (CrossThreadLinks) is a slice "task (queued X ms)" over its calls that terminates a flow begun by the
+ * submitting call's slice (flow id: process id and the task's DEQUEUE instance id), drawn as an arrow. Streaming as {@code tree}: names and
  * runtime spans from a first pass, then each top-level tree is written when complete.
  */
 final class PerfettoCommand {
@@ -109,6 +111,7 @@ final class PerfettoCommand {
         long samples;
         long diskIos;
         long runtimeSpans;
+        long flows;
         private IOException failed;
 
         Export(PerfettoTrace trace, EtlReader reader, TraceContext context, CommandOptions o) {
@@ -121,8 +124,8 @@ final class PerfettoCommand {
 
         String describe(Path target) {
             return String.format(Locale.ROOT, "jetw etl: %s: %,d packets: %,d calls, %,d checkpoints, %,d CPU state slices,"
-                            + " %,d CPU samples, %,d disk I/Os, %,d JVM runtime events%s%s", target, trace.packets, calls,
-                    checkpoints, cpuSlices, samples, diskIos, runtimeSpans,
+                            + " %,d CPU samples, %,d disk I/Os, %,d JVM runtime events, %,d hand-off flows%s%s", target, trace.packets, calls,
+                    checkpoints, cpuSlices, samples, diskIos, runtimeSpans, flows,
                     clamped > 0 ? String.format(Locale.ROOT, "; %,d calls clamped into their parent to nest", clamped) : "",
                     kernelOutOfOrder > 0 ? String.format(Locale.ROOT, "; %,d context switches out of time order skipped",
                             kernelOutOfOrder) : "");
@@ -204,11 +207,11 @@ final class PerfettoCommand {
             }
             long track = thread(pid, tid);
             long lo = cursor.getOrDefault(track, Long.MIN_VALUE);
-            cursor.put(track, node(root, track, lo, Long.MAX_VALUE));
+            cursor.put(track, node(pid, root, track, lo, Long.MAX_VALUE));
         }
 
         /** Writes a call and its children inside [lo, hi]; returns where the next sibling may start. */
-        private long node(CallNode n, long track, long lo, long hi) throws IOException {
+        private long node(int pid, CallNode n, long track, long lo, long hi) throws IOException {
             if (n.checkpoint) {
                 long t = clamp(n.start, lo, hi);
                 trace.event(PerfettoTrace.INSTANT, t, track, "jetw.checkpoint", n.text);
@@ -220,7 +223,7 @@ final class PerfettoCommand {
             if (n.start == CallNode.NONE) { // END without START: its children stand at its level
                 long c = lo;
                 for (CallNode child : n.children) {
-                    c = node(child, track, c, hi);
+                    c = node(pid, child, track, c, hi);
                 }
                 return c;
             }
@@ -230,9 +233,28 @@ final class PerfettoCommand {
             if (s != n.start || e != rawEnd) {
                 clamped++;
             }
-            trace.event(PerfettoTrace.SLICE_BEGIN, s, track, "jetw", context.names.method(n.methodId));
-            trace.annotate("methodId", n.methodId);
+            CrossThreadLinks.Link task = n.task ? context.links.task(pid, n.instanceId) : null;
+            if (n.task) {
+                trace.event(PerfettoTrace.SLICE_BEGIN, s, track, "jetw.task",
+                        task == null ? "task" : "task (queued " + Text.millis(task.waitNanos / 100) + " ms)");
+            } else {
+                trace.event(PerfettoTrace.SLICE_BEGIN, s, track, "jetw", context.names.method(n.methodId));
+                trace.annotate("methodId", n.methodId);
+            }
             trace.annotate("instanceId", n.instanceId);
+            if (task != null) {
+                trace.annotate("queueWaitNs", task.waitNanos);
+                trace.annotate("handoff", CrossThreadLinks.kindName(task.kind));
+                if (task.resolved()) {
+                    trace.terminatingFlow(flowId(task));
+                }
+            }
+            for (CrossThreadLinks.Link l : context.links.submittedFrom(pid, n.instanceId)) {
+                if (l.resolved() && o.threadMatches(l.taskThreadId)) {
+                    trace.flow(flowId(l));
+                    flows++;
+                }
+            }
             if (n.threw()) {
                 trace.annotate("exception", n.text);
             }
@@ -243,10 +265,15 @@ final class PerfettoCommand {
             calls++;
             long c = s;
             for (CallNode child : n.children) {
-                c = node(child, track, c, e);
+                c = node(pid, child, track, c, e);
             }
             trace.end(e, track);
             return e;
+        }
+
+        /** A hand-off's flow id, the same from both ends: the process and the task's DEQUEUE instance id. */
+        private static long flowId(CrossThreadLinks.Link l) {
+            return (long) l.processId << 32 | l.dequeueInstanceId & 0xFFFFFFFFL;
         }
 
         private static long clamp(long t, long lo, long hi) {

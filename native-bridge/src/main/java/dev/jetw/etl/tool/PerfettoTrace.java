@@ -14,7 +14,8 @@ import java.io.OutputStream;
  *   <li>TrackDescriptor: uuid 1, name 2, process 3, thread 4, parent_uuid 5;
  *       ProcessDescriptor: pid 1, process_name 6; ThreadDescriptor: pid 1, tid 2, thread_name 5;</li>
  *   <li>TrackEvent: debug_annotations 4, type 9 (SLICE_BEGIN 1, SLICE_END 2, INSTANT 3), track_uuid 11,
- *       categories 22, name 23; DebugAnnotation: int_value 4, string_value 6, name 10.</li>
+ *       categories 22, name 23, flow_ids 47 and terminating_flow_ids 48 (repeated fixed64; they
+ *       replaced the varint fields 36 and 42); DebugAnnotation: int_value 4, string_value 6, name 10.</li>
  * </ul>
  * Every packet has absolute timestamps (no interning, no incremental state), all on one sequence; the
  * trace processor sorts packets by time, and the caller keeps each track's slices nested and its events
@@ -101,6 +102,16 @@ final class PerfettoTrace implements AutoCloseable {
     void annotate(String name, String value) {
         annotation.clear().string(6, value).string(10, name);
         body.message(4, annotation);
+    }
+
+    /** The event starts a flow (an arrow to the event that terminates the same id, on any track). */
+    void flow(long id) {
+        body.fixed64(47, id);
+    }
+
+    /** The event ends the flow {@code id}. */
+    void terminatingFlow(long id) {
+        body.fixed64(48, id);
     }
 
     void endEvent() throws IOException {

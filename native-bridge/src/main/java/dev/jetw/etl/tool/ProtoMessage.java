@@ -7,7 +7,7 @@ import java.util.Arrays;
 
 /**
  * One protobuf message being encoded, by hand: the wire format has only what Perfetto's few messages
- * need, varints (wire type 0) and length-delimited fields (wire type 2, strings and nested messages),
+ * need, varints (wire type 0), fixed64 (wire type 1) and length-delimited fields (wire type 2, strings and nested messages),
  * per https://protobuf.dev/programming-guides/encoding/. Fields are written in the order they are
  * added; a message is reused after {@link #clear}. (Why not protobuf-java: docs/etl-tools.md.)
  */
@@ -29,6 +29,16 @@ final class ProtoMessage {
     ProtoMessage varint(int field, long value) {
         rawVarint((long) field << 3);
         rawVarint(value);
+        return this;
+    }
+
+    /** A fixed64 field (wire type 1: eight bytes, little-endian). */
+    ProtoMessage fixed64(int field, long value) {
+        rawVarint((long) field << 3 | 1);
+        ensure(8);
+        for (int i = 0; i < 8; i++) {
+            bytes[size++] = (byte) (value >>> (8 * i));
+        }
         return this;
     }
 

@@ -11,12 +11,14 @@ import java.io.IOException;
  * as spans (JFR delivers them seconds late, so they cannot be matched to calls on the fly), and the
  * time of the last record (where a call still running at stop is cut). Memory grows with the number of
  * methods, threads and runtime events (these are thresholded by the agent: jvmThreshold), not with
- * the number of calls.
+ * the number of calls. Cross-thread links ({@link CrossThreadLinks}) are resolved here too, with one
+ * more pass when the file has hand-offs: their memory grows with the number of hand-offs.
  */
 final class TraceContext {
 
     final JetwNames names = new JetwNames();
     final RuntimeSpans runtime = new RuntimeSpans();
+    final CrossThreadLinks links = new CrossThreadLinks();
     /** The threads with jetw MethodCall events: header thread id to process id. */
     final java.util.Map<Integer, Integer> callThreads = new java.util.HashMap<>();
     /** FILETIME of the latest record of any kind. */
@@ -30,11 +32,15 @@ final class TraceContext {
                 JetwEvent e = JetwEvent.decode(r);
                 c.names.accept(r, e);
                 c.runtime.accept(r, e);
+                c.links.accept(r, e);
                 c.lastFileTime = Math.max(c.lastFileTime, r.fileTime());
                 if (e != null && (e.kind == JetwEvent.Kind.CALL_START || e.kind == JetwEvent.Kind.CALL_END)) {
                     c.callThreads.putIfAbsent(r.threadId(), r.processId());
                 }
             }
+        }
+        if (!c.links.isEmpty()) {
+            c.links.resolve(file, progress);
         }
         return c;
     }

@@ -9,6 +9,11 @@ import java.util.List;
  * A call line is "DURATION ms  METHOD [threw EXCEPTION]  @+START ms" (START after the session's
  * StartTime), indented two spaces per level; checkpoints appear in place as {@code * "label"}; a call
  * with no END is "(unfinished)". {@code --slowest} prints only the longest finished top-level call.
+ * Cross-thread links (CrossThreadLinks) are followed: a task handed to another thread from a call is
+ * printed under that call as "-> queued X ms on THREAD", with the task's calls below it, so a request
+ * reads as one tree across threads (joined by {@link CrossThreadTrees}); on the task's thread it is
+ * "<- task from THREAD, queued X ms". {@code --slowest} measures a call to the end of the last task it
+ * (or its tasks) handed over.
  * {@code --thread} and {@code --from/--to} keep the top-level calls (with their whole trees) of that
  * thread that overlap the window.
  *
@@ -69,7 +74,8 @@ final class TreeCommand {
         long start = reader.header().startTime();
         try (ThreadSpool spool = new ThreadSpool()) {
             java.io.IOException[] failed = {null};
-            CallTreeBuilder builder = new CallTreeBuilder((pid, tid, root) -> {
+            CrossThreadTrees joined = new CrossThreadTrees(context.links, o::threadMatches,
+                (tid, root) -> shown(o, window, tid, root, context), (pid, tid, root, elsewhere) -> {
                 if (failed[0] != null || !shown(o, window, tid, root, context)) {
                     return;
                 }
@@ -79,14 +85,21 @@ final class TreeCommand {
                 if (first) {
                     threadLine(s, pid, tid, context.names);
                 }
-                node(s, root, 1, context.names, start, new RuntimeContext(context, pid, tid, why));
+                RuntimeContext runtime = new RuntimeContext(context, pid, tid, why);
+                if (elsewhere) {
+                    indent(s, 1);
+                    taskLine(s, root, context.names, start, runtime, true);
+                } else {
+                    node(s, root, 1, context.names, start, runtime);
+                }
                 try {
                     spool.maybeSpill(key);
                 } catch (java.io.IOException e) {
                     failed[0] = e;
                 }
             });
-            read(reader, o, builder, progress);
+            read(reader, o, new CallTreeBuilder(joined), progress);
+            joined.finish();
             if (failed[0] != null) {
                 throw failed[0];
             }
@@ -112,24 +125,31 @@ final class TreeCommand {
         builder.finish();
     }
 
-    /** Keeps only the longest finished top-level call seen so far. */
+    /** Keeps only the top-level call seen so far that took longest end to end (with the tasks it handed over). */
     private static void slowest(Path file, dev.jetw.etl.EtlReader reader, CommandOptions o, TimeWindow window, TraceContext context,
                                 Progress progress, PrintStream out) throws java.io.IOException {
         CallNode[] best = {null};
         int[] where = new int[2];
+        long[] bestEnd = {0};
         boolean[] any = {false};
-        CallTreeBuilder builder = new CallTreeBuilder((pid, tid, root) -> {
+        CrossThreadTrees joined = new CrossThreadTrees(context.links, o::threadMatches,
+                (tid, root) -> shown(o, window, tid, root, context), (pid, tid, root, elsewhere) -> {
             if (!shown(o, window, tid, root, context)) {
                 return;
             }
             any[0] = true;
-            if (!root.checkpoint && root.finished() && (best[0] == null || root.duration() > best[0].duration())) {
-                best[0] = root;
-                where[0] = pid;
-                where[1] = tid;
+            if (!root.checkpoint && !root.task && root.finished()) {
+                long end = CrossThreadTrees.endToEnd(root);
+                if (best[0] == null || end - root.start > bestEnd[0] - best[0].start) {
+                    best[0] = root;
+                    where[0] = pid;
+                    where[1] = tid;
+                    bestEnd[0] = end;
+                }
             }
         });
-        read(reader, o, builder, progress);
+        read(reader, o, new CallTreeBuilder(joined), progress);
+        joined.finish();
         StringBuilder s = new StringBuilder();
         if (!any[0]) {
             s.append(o.thread == null ? "(no jetw call events in this file)\n"
@@ -142,7 +162,11 @@ final class TreeCommand {
                     new dev.jetw.etl.why.ExplainedCall(where[0], where[1], call.instanceId, 0, call.methodId, call.start,
                             call.end)));
             printNotes(why, out);
-            s.append("slowest top-level call: ").append(Text.millis(call.duration())).append(" ms\n");
+            s.append("slowest top-level call: ").append(Text.millis(call.duration())).append(" ms");
+            if (bestEnd[0] > call.end) {
+                s.append(", ").append(Text.millis(bestEnd[0] - call.start)).append(" ms end to end with the tasks it handed to other threads");
+            }
+            s.append('\n');
             threadLine(s, where[0], where[1], context.names);
             node(s, call, 1, context.names, reader.header().startTime(),
                     new RuntimeContext(context, where[0], where[1], why));
@@ -153,6 +177,8 @@ final class TreeCommand {
     /** Where a call's runtime events come from: the file's spans, for the call's thread. */
     static final class RuntimeContext {
         final RuntimeSpans spans;
+        final CrossThreadLinks links;
+        final TraceContext context;
         final int processId;
         final int threadId;
         final long lastFileTime;
@@ -161,6 +187,8 @@ final class TreeCommand {
 
         RuntimeContext(TraceContext context, int processId, int threadId, WhyCommand.TreeAnnotations why) {
             this.spans = context.runtime;
+            this.links = context.links;
+            this.context = context;
             this.processId = processId;
             this.threadId = threadId;
             this.lastFileTime = context.lastFileTime;
@@ -186,11 +214,14 @@ final class TreeCommand {
      * thread or stopped the whole JVM, as "! ..." lines, each under the deepest call it overlapped.
      */
     static void node(StringBuilder s, CallNode n, int depth, JetwNames names, long sessionStart, RuntimeContext runtime) {
-        for (int i = 0; i < depth; i++) {
-            s.append("  ");
-        }
+        indent(s, depth);
         if (n.checkpoint) {
             s.append("* \"").append(n.text).append("\"  @+").append(Text.millis(n.start - sessionStart)).append(" ms\n");
+            return;
+        }
+        if (n.task) {
+            taskLine(s, n, names, sessionStart, runtime, false);
+            children(s, n, depth + 1, names, sessionStart, runtime);
             return;
         }
         if (n.finished()) {
@@ -216,8 +247,59 @@ final class TreeCommand {
         if (runtime != null && n.start != CallNode.NONE) {
             runtimeLines(s, n, depth + 1, sessionStart, runtime);
         }
+        children(s, n, depth + 1, names, sessionStart, runtime);
+    }
+
+    /** n's children and, in time order among them, the tasks n handed to other threads (CrossThreadTrees). */
+    private static void children(StringBuilder s, CallNode n, int depth, JetwNames names, long sessionStart, RuntimeContext runtime) {
+        List<CallNode> handed = n.handed == null || runtime == null ? java.util.Collections.<CallNode>emptyList() : n.handed;
+        int next = 0;
         for (CallNode c : n.children) {
-            node(s, c, depth + 1, names, sessionStart, runtime);
+            for (; next < handed.size() && submitted(handed.get(next), runtime) <= c.time(); next++) {
+                handOff(s, handed.get(next), depth, names, sessionStart, runtime);
+            }
+            node(s, c, depth, names, sessionStart, runtime);
+        }
+        for (; next < handed.size(); next++) {
+            handOff(s, handed.get(next), depth, names, sessionStart, runtime);
+        }
+    }
+
+    private static long submitted(CallNode task, RuntimeContext runtime) {
+        CrossThreadLinks.Link l = runtime.links.task(runtime.processId, task.instanceId);
+        return l == null ? task.start : l.submitTime();
+    }
+
+    /** A task handed to another thread: "-> queued X ms on THREAD", the task's calls below, in place among the submitter's children. */
+    private static void handOff(StringBuilder s, CallNode task, int depth, JetwNames names, long sessionStart, RuntimeContext runtime) {
+        CrossThreadLinks.Link l = runtime.links.task(runtime.processId, task.instanceId);
+        indent(s, depth);
+        String name = names.thread(l.processId, l.taskThreadId);
+        s.append("-> queued ").append(Text.millis(l.waitNanos / 100)).append(" ms on ")
+                .append(name != null ? name + " (thread " + l.taskThreadId + ")" : "thread " + l.taskThreadId)
+                .append(", ").append(CrossThreadLinks.kindName(l.kind)).append("  @+")
+                .append(Text.millis(l.submitTime() - sessionStart)).append(" ms\n");
+        children(s, task, depth + 1, names, sessionStart, new RuntimeContext(runtime.context, l.processId, l.taskThreadId, null));
+    }
+
+    /** A task's own line in its thread's listing: "<- task from THREAD, queued X ms, KIND  @+START ms". */
+    private static void taskLine(StringBuilder s, CallNode n, JetwNames names, long sessionStart, RuntimeContext runtime,
+                                 boolean joinedElsewhere) {
+        CrossThreadLinks.Link l = runtime == null ? null : runtime.links.task(runtime.processId, n.instanceId);
+        s.append("<- task");
+        if (l != null) {
+            String from = names.thread(l.processId, l.submitterThreadId);
+            s.append(l.resolved() ? " from " + (from != null ? from + " (thread " + l.submitterThreadId + ")" : "thread " + l.submitterThreadId)
+                    : " from a call not in the file").append(", queued ").append(Text.millis(l.waitNanos / 100)).append(" ms, ")
+                    .append(CrossThreadLinks.kindName(l.kind));
+        }
+        s.append("  @+").append(Text.millis(n.start - sessionStart)).append(" ms");
+        s.append(joinedElsewhere ? "  (its calls are shown under the submitting call)\n" : "\n");
+    }
+
+    private static void indent(StringBuilder s, int depth) {
+        for (int i = 0; i < depth; i++) {
+            s.append("  ");
         }
     }
 

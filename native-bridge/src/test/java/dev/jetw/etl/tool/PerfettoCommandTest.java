@@ -27,6 +27,7 @@ import static dev.jetw.etl.tool.EtlToolTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -42,7 +43,7 @@ class PerfettoCommandTest {
     @TempDir
     Path tmp;
 
-    // ---- a protobuf decoder: field number -> values (Long for varints, byte[] for length-delimited) ----
+    // ---- a protobuf decoder: field number -> values (Long for varints, long[1] for fixed64, byte[] for length-delimited) ----
 
     static Map<Integer, List<Object>> decode(byte[] b) {
         Map<Integer, List<Object>> fields = new LinkedHashMap<>();
@@ -63,6 +64,16 @@ class PerfettoCommandTest {
                 System.arraycopy(b, at[0], sub, 0, len);
                 at[0] += len;
                 v = sub;
+            } else if (wire == 1) {
+                if (at[0] + 8 > b.length) {
+                    fail("fixed64 runs past the message at " + at[0]);
+                }
+                long x = 0;
+                for (int i = 7; i >= 0; i--) {
+                    x = x << 8 | (b[at[0] + i] & 0xFF);
+                }
+                at[0] += 8;
+                v = new long[] {x};
             } else {
                 throw new AssertionError("unexpected wire type " + wire + " for field " + field);
             }
@@ -108,6 +119,9 @@ class PerfettoCommandTest {
         /** Per track uuid: "B name @ns", "E @ns", "I name @ns" in file order. */
         final Map<Long, List<String>> events = new LinkedHashMap<>();
         final Map<Long, List<Map<String, Object>>> annotations = new HashMap<>();
+        /** Flow id -> "track: slice name" of the event that begins it (flow_ids 47) and that ends it (terminating_flow_ids 48). */
+        final Map<Long, String> flowBegins = new LinkedHashMap<>();
+        final Map<Long, String> flowEnds = new LinkedHashMap<>();
         int packets;
 
         /** The uuid of the track named so (thread name or track name) under {@code parent} (0: any). */
@@ -168,6 +182,13 @@ class PerfettoCommandTest {
             } else {
                 assertEquals(3L, type, "TYPE_INSTANT");
                 d.events.computeIfAbsent(track, k -> new ArrayList<>()).add("I " + name + " @" + ts);
+            }
+            for (int[] f : new int[][] {{47, 0}, {48, 1}}) {
+                for (Object id : te.getOrDefault(f[0], List.of())) {
+                    assertTrue(id instanceof long[], "flow ids are fixed64 (wire type 1), not varints: field " + f[0]);
+                    Map<Long, String> m = f[1] == 0 ? d.flowBegins : d.flowEnds;
+                    assertNull(m.put(((long[]) id)[0], track + ": " + name), "flow id used twice");
+                }
             }
             if (te.containsKey(4)) {
                 Map<String, Object> a = new HashMap<>();
@@ -280,6 +301,29 @@ class PerfettoCommandTest {
                 "B a.A.outer()V @" + ns(7), "E @" + ns(8),
                 "B a.A.outer()V @" + ns(12), "B a.A.outer()V @" + ns(12), "E @" + ns(13), "E @" + ns(14)), d.events.get(t));
         assertTrue(r.err().contains("1 calls clamped into their parent to nest"), r.err());
+    }
+
+    /** CrossThreadTreeTest's hand-offs: main's call -> worker-2's task -> (a chain) worker-3's task, as flows. */
+    @Test
+    void aHandOffIsAFlowFromTheSubmittingCallToTheTaskSlice() throws IOException {
+        Path f = CrossThreadTreeTest.handoffFile(tmp);
+        Path out = tmp.resolve("handoff.pftrace");
+        EtlToolTest.Run r = run("perfetto", f.toString(), out.toString());
+        assertEquals(0, r.status(), r.err());
+        Decoded d = read(out);
+        long main = d.track("main", 0);
+        long worker = d.track("worker-2", 0);
+        long third = d.track("worker-3", 0);
+        assertEquals(List.of("B a.Intake.handle()V @" + ns(1), "E @" + ns(3)), d.events.get(main));
+        assertEquals(List.of("B task (queued 3.200 ms) @" + ns(5), "B a.Task.run()V @" + ns(5.1), "E @" + ns(8), "E @" + ns(8)),
+                d.events.get(worker));
+        long first = 4242L << 32 | 2;
+        long chain = 4242L << 32 | 4;
+        assertEquals(Map.of(first, main + ": a.Intake.handle()V", chain, worker + ": task (queued 3.200 ms)"), d.flowBegins);
+        assertEquals(Map.of(first, worker + ": task (queued 3.200 ms)", chain, third + ": task (queued 1.000 ms)"), d.flowEnds);
+        assertTrue(r.err().contains("2 hand-off flows"), r.err());
+        assertTrue(d.annotations.get(worker).stream().anyMatch(a -> Long.valueOf(3_200_000).equals(a.get("queueWaitNs"))
+                && "executor".equals(a.get("handoff"))), d.annotations.get(worker).toString());
     }
 
     @Test

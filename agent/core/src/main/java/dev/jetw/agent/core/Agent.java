@@ -1,6 +1,7 @@
 package dev.jetw.agent.core;
 
 import dev.jetw.bootstrap.Dispatcher;
+import dev.jetw.bootstrap.Handoff;
 import dev.jetw.etw.EtwBackend;
 import dev.jetw.etw.EtwException;
 import dev.jetw.etw.LogFileMode;
@@ -26,6 +27,8 @@ final class Agent {
     private final TraceWriter writer;
     private final Rundown rundown;
     private final Instrumenter instrumenter;
+    /** Null when propagate=false or the bootstrap classes are not on the boot class path. */
+    private final HandoffInstrumenter handoffs;
     /** Null when adaptive=false or uninstrumentRate=0. */
     private final ExcludedMethodRemover remover;
     private final Thread shutdownHook;
@@ -41,6 +44,10 @@ final class Agent {
         this.writer = new TraceWriter(session.provider, registry, exclusion, options.exceptionLevel);
         this.rundown = new Rundown(session.provider, registry, writer);
         this.instrumenter = new Instrumenter(inst, selection, registry, rundown, options.verbose);
+        this.handoffs = options.propagate && HandoffInstrumenter.available() ? new HandoffInstrumenter(inst, options.verbose) : null;
+        if (handoffs != null) {
+            writer.linkThreads(new HandoffWriter(session.provider, writer));
+        }
         this.remover = options.adaptive && options.uninstrumentRate > 0
                 ? new ExcludedMethodRemover(exclusion, registry, instrumenter, inst, registry.capacity(), options.uninstrumentRate)
                 : null;
@@ -59,6 +66,10 @@ final class Agent {
             agent.writer.nameCurrentThread(); // also warms the write path before any class is transformed
             Dispatcher.install(agent.writer);
             agent.instrumenter.install();
+            if (agent.handoffs != null) {
+                Handoff.install(agent.writer.handoffs());
+                agent.handoffs.install();
+            }
             if (agent.remover != null) {
                 agent.remover.start();
             }
@@ -70,7 +81,11 @@ final class Agent {
                 agent.remover.stop();
             }
             Dispatcher.install(null);
+            Handoff.install(null);
             agent.instrumenter.reset();
+            if (agent.handoffs != null) {
+                agent.handoffs.reset();
+            }
             agent.rundown.close();
             if (agent.runtimeEvents != null) {
                 agent.runtimeEvents.stop();
@@ -113,6 +128,9 @@ final class Agent {
         sb.append("methods thresholded: ").append(exclusion.thresholdedCount()).append(" (adaptive: hot, given threshold ")
                 .append(Durations.format(AdaptiveExclusion.HOT_THRESHOLD_NANOS)).append(")\n");
         sb.append("jvm events:          ").append(runtimeEvents.status()).append('\n');
+        sb.append("cross-thread links:  ").append(handoffs == null
+                ? (options.propagate ? "off (the jetw bootstrap classes are not on the boot class path)" : "off (propagate=false)")
+                : "on, advice in " + handoffs.transformedClasses() + " JDK classes").append('\n');
         sb.append("threads traced:      ").append(writer.threadCount()).append('\n');
         EventOutcomes events = new EventOutcomes(session.provider, stats);
         sb.append("events emitted:      ").append(events.emitted).append('\n');
@@ -165,8 +183,14 @@ final class Agent {
             remover.stop();
         }
         String problem = null;
+        if (handoffs != null) {
+            Handoff.install(null); // tasks still queued then run as they are
+        }
         if (restoreClasses) {
             try {
+                if (handoffs != null && !handoffs.reset()) {
+                    problem = "some JDK classes could not be restored";
+                }
                 if (!instrumenter.reset()) {
                     problem = "some classes could not be restored";
                 }

@@ -49,6 +49,8 @@ final class AgentOptions {
     final long thresholdNanos;
     /** Hot, always-short methods stop emitting (AdaptiveExclusion); on unless adaptive=false. */
     final boolean adaptive;
+    /** Cross-thread links: tasks handed to another thread from a traced call carry it (docs/cross-thread.md); on unless propagate=false. */
+    final boolean propagate;
     /** Classes per second retransformed to remove the advice of excluded methods; 0: the advice stays. */
     final int uninstrumentRate;
     /** null (attach), "status", "detach" or "dump". */
@@ -88,6 +90,7 @@ final class AgentOptions {
         this.verbose = p.verbose;
         this.thresholdNanos = p.thresholdNanos;
         this.adaptive = p.adaptive;
+        this.propagate = p.propagate;
         this.uninstrumentRate = p.uninstrumentRate;
         this.command = p.command;
         this.out = p.out;
@@ -273,6 +276,7 @@ final class AgentOptions {
         /** -1 until {@code threshold=} is given. */
         long thresholdNanos = -1L;
         boolean adaptive = true;
+        boolean propagate = true;
         int uninstrumentRate = ExcludedMethodRemover.DEFAULT_CLASSES_PER_SECOND;
         String command;
         Path out;
@@ -367,6 +371,9 @@ final class AgentOptions {
                 case "adaptive":
                     adaptive = bool(key, value);
                     return;
+                case "propagate":
+                    propagate = bool(key, value);
+                    return;
                 case "uninstrumentRate":
                     try {
                         uninstrumentRate = Integer.parseInt(value);
@@ -406,13 +413,13 @@ final class AgentOptions {
                 default:
                     if (!SessionKeys.apply(session, key, value)) {
                         throw new ConfigException(key, value, "unknown option; allowed: include, exclude, annotation, level, exceptionLevel, "
-                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, uninstrumentRate, preset, dumpOnExit, jvm, jvmThreshold, and the session keys (docs/agent-options.md)");
+                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, propagate, uninstrumentRate, preset, dumpOnExit, jvm, jvmThreshold, and the session keys (docs/agent-options.md)");
                     }
             }
         }
 
         static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
-            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "uninstrumentRate", "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "propagate", "uninstrumentRate", "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
 
         /** Agent keys are case-insensitive, like the session keys. */
         static String canonical(String key) {

@@ -45,6 +45,9 @@ public final class MofSchema {
                 "uint32", "MethodId", "string", "ExceptionClass");
         typeClass(m, "Jetw_MethodCall_Checkpoint", "Jetw_MethodCall", new int[] {EventType.CHECKPOINT}, new String[] {"Checkpoint"},
                 "uint32", "MethodId", "string", "Label");
+        // A task handed over from a traced call begins (docs/cross-thread.md): parent = the submitting call, on another thread.
+        typeClass(m, "Jetw_MethodCall_Dequeue", "Jetw_MethodCall", new int[] {EventType.DEQUEUE}, new String[] {"Dequeue"},
+                "uint32", "MethodId", "uint32", "HandoffKind", "uint64", "QueueWaitNs");
 
         eventClass(m, "Jetw_Method", "Method rundown: names of method ids", JetwSchema.METHOD_CLASS);
         typeClass(m, "Jetw_Method_Rundown", "Jetw_Method", new int[] {EventType.DC_START, EventType.DC_END}, new String[] {"DCStart", "DCEnd"},

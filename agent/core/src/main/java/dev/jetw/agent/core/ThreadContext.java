@@ -21,6 +21,8 @@ final class ThreadContext {
     static final int TIMED = 1;
     /** Frame flag: the START was written at entry (no threshold); otherwise it is written at exit, or never. */
     static final int START_WRITTEN = 2;
+    /** Frame flag: the DEQUEUE of a thread started from a traced call (HandoffWriter), the thread's bottom frame. */
+    static final int THREAD_LINK = 4;
 
     final EventScratch scratch;
     final Thread thread;
@@ -32,6 +34,8 @@ final class ThreadContext {
     boolean threadNamed;
     /** Whether the thread's DC_START was accepted; if not, the stop's rundown names the thread. */
     boolean nameWritten;
+    /** Whether HandoffWriter looked at the link this thread inherited from the thread that made it. */
+    boolean threadLinkTaken;
     /** True while the agent writes an event on this thread. */
     boolean busy;
     /** The next frame tag; seeded per context so that a token of an earlier attach hardly ever matches. */

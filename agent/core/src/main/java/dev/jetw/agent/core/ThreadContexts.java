@@ -45,6 +45,8 @@ final class ThreadContexts {
         }
     }
     private final ThreadLocal<ThreadContext> current;
+    /** The same contexts, without making one on lookup: {@link #peek}. */
+    private final ThreadLocal<ThreadContext> made = new ThreadLocal<>();
 
     // Slot table, guarded by 'this' for writes; readers see a published array through the volatile.
     private volatile ThreadContext[] bySlot = new ThreadContext[64];
@@ -67,6 +69,14 @@ final class ThreadContexts {
                 return create(Thread.currentThread());
             }
         };
+    }
+
+    /**
+     * The calling thread's context if it has one, else null, without making one (a thread that only hands
+     * tasks over from untraced code gets no scratch).
+     */
+    ThreadContext peek() {
+        return made.get();
     }
 
     /** The calling thread's context, made on its first call. */
@@ -145,6 +155,7 @@ final class ThreadContexts {
             }
             all.add(c);
             live++;
+            made.set(c);
             return c;
         } finally {
             creating = null;

@@ -46,6 +46,8 @@ final class TraceWriter implements CallHandler {
     private final byte[] states;
     private final int exceptionLevel;
     private final ThreadContexts contexts;
+    /** Cross-thread links (propagate=true), set before the handler is installed; null otherwise. */
+    private HandoffWriter handoffs;
 
     TraceWriter(ClassicProvider provider, MethodRegistry registry, AdaptiveExclusion exclusion, int exceptionLevel) {
         this.provider = provider;
@@ -86,6 +88,9 @@ final class TraceWriter implements CallHandler {
         }
         c.busy = true;
         try {
+            if (c.depth == 0 && handoffs != null) {
+                handoffs.threadBegins(c);
+            }
             boolean thresholded = thresholds[methodId] > 0;
             boolean timed = thresholded || state == AdaptiveExclusion.OBSERVING;
             int flags = timed ? ThreadContext.TIMED : 0;
@@ -176,7 +181,7 @@ final class TraceWriter implements CallHandler {
      * together with those of the frames below it that have none (see ThreadContext): every frame
      * given an id here will be written at its exit.
      */
-    private int instanceIdAt(ThreadContext c, int frame) {
+    int instanceIdAt(ThreadContext c, int frame) {
         int first = frame;
         while (first >= 0 && c.instanceIds[first] == 0) {
             first--;
@@ -240,7 +245,7 @@ final class TraceWriter implements CallHandler {
     }
 
     /** Thread DC_START once per thread, on its first event; also when ended threads' contexts are dropped. */
-    private void nameThread(ThreadContext c) {
+    void nameThread(ThreadContext c) {
         if (!c.threadNamed) {
             contexts.pruneIfDue();
             c.threadNamed = true;
@@ -309,6 +314,18 @@ final class TraceWriter implements CallHandler {
         p.putLong(javaThreadId);
         Payloads.putUtf16z(p, name);
         return provider.writeReserved(writer.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0, patienceNanos);
+    }
+
+    ThreadContexts contexts() {
+        return contexts;
+    }
+
+    void linkThreads(HandoffWriter handoffs) {
+        this.handoffs = handoffs;
+    }
+
+    HandoffWriter handoffs() {
+        return handoffs;
     }
 
     int threadCount() {

@@ -44,14 +44,16 @@ class AgentOptionsTest {
         assertTrue(o.excludes.isEmpty());
         assertEquals(-1L, o.thresholdNanos, "none set: every call is written, and adaptive exclusion may give a hot method one");
         assertTrue(o.adaptive, "adaptive exclusion is on by default");
+        assertTrue(o.propagate, "cross-thread links are on by default");
         assertEquals(200, o.uninstrumentRate, "excluded methods lose their advice, 200 classes a second at most");
     }
 
     @Test
     void thresholdsGlobalAndPerRuleInEitherSuffixOrder() {
         AgentOptions o = AgentOptions.parse("threshold=2.5ms,include=org.h2.**;com.acme.**@verbose@500us;com.acme.Io@10ms@warning;"
-                + "com.acme.All@0,annotation=com.acme.Timed@1s,adaptive=FALSE");
+                + "com.acme.All@0,annotation=com.acme.Timed@1s,adaptive=FALSE,propagate=false");
         assertEquals(2_500_000L, o.thresholdNanos);
+        assertFalse(o.propagate);
         assertFalse(o.adaptive);
         assertEquals("[org.h2.**@4@2500us, com.acme.**@5@500us, com.acme.Io@3@10ms, com.acme.All@4, @com.acme.Timed@4@1s]",
                 o.rules.toString());
@@ -68,6 +70,7 @@ class AgentOptionsTest {
         assertMessage("include=a.B@1x: allowed after '@': a level (critical, error, warning, information, verbose or 1-255) "
                 + "and/or a threshold (0, 500us, 1ms, 1s)", "include=a.B@1x");
         assertMessage("adaptive=maybe: allowed: true, false", "adaptive=maybe");
+        assertMessage("propagate=yes: allowed: true, false", "propagate=yes");
         assertMessage("uninstrumentRate=-1: allowed: a whole number of classes per second from 0 (keep the advice) to 1000",
                 "uninstrumentRate=-1");
         assertEquals(0, AgentOptions.parse("uninstrumentRate=0").uninstrumentRate);

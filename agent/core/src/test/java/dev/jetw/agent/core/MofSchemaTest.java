@@ -72,7 +72,7 @@ class MofSchemaTest {
     @Test
     void everyClassUsesTheQualifierFormOfMicrosoftsClassicSchemaSamples() {
         Map<String, MofClass> classes = parse(MofSchema.generate());
-        assertEquals(43, classes.size(), classes.keySet().toString());
+        assertEquals(44, classes.size(), classes.keySet().toString());
         for (MofClass c : classes.values()) {
             assertTrue(c.qualifiers.startsWith("dynamic: ToInstance, "), c.name + ": [" + c.qualifiers + "]");
         }

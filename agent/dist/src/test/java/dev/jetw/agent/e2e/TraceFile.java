@@ -46,7 +46,9 @@ final class TraceFile {
                 ByteBuffer data = ByteBuffer.wrap(r.userData()).order(ByteOrder.LITTLE_ENDIAN);
                 if (JetwSchema.METHOD_CALL_CLASS.equals(r.guid())) {
                     int methodId = data.getInt();
-                    String text = r.type() == EventType.START ? null : utf16z(data);
+                    // DEQUEUE (cross-thread link): "kind waitNanos".
+                    String text = r.type() == EventType.START ? null
+                            : r.type() == EventType.DEQUEUE ? data.getInt() + " " + data.getLong() : utf16z(data);
                     trace.calls.add(new Call(r.type(), r.level(), r.threadId(), r.instanceId(), r.parentInstanceId(), methodId, text,
                             r.rawTimestamp()));
                 } else if (JetwSchema.METHOD_CLASS.equals(r.guid())) {
@@ -95,13 +97,25 @@ final class TraceFile {
      * Replays each thread's START/END/CHECKPOINT against a stack: a START's parent is the enclosing
      * call on its thread (0 at the top), an END closes the innermost open call (same instance and
      * method), a CHECKPOINT names the innermost open call, and every thread ends with no open call.
+     * A DEQUEUE (a linked task begins) opens a frame without END: it encloses the STARTs parented to it
+     * and ends at the first START or END that is not inside it (the task returned).
      */
     void assertBalancedAndNested() {
         Map<Integer, java.util.ArrayDeque<Call>> open = new LinkedHashMap<>();
         for (Call c : calls) {
             java.util.ArrayDeque<Call> stack = open.computeIfAbsent(c.threadId(), t -> new java.util.ArrayDeque<>());
+            if (c.type() == EventType.START) {
+                while (stack.peek() != null && stack.peek().type() == EventType.DEQUEUE && stack.peek().instanceId() != c.parentInstanceId()) {
+                    stack.pop();
+                }
+            } else if (c.type() == EventType.END) {
+                while (stack.peek() != null && stack.peek().type() == EventType.DEQUEUE) {
+                    stack.pop();
+                }
+            }
             Call top = stack.peek();
             switch (c.type()) {
+                case EventType.DEQUEUE -> stack.push(c);
                 case EventType.START -> {
                     int expectedParent = top == null ? 0 : top.instanceId();
                     if (c.parentInstanceId() != expectedParent) {
@@ -125,6 +139,7 @@ final class TraceFile {
             }
         }
         open.forEach((thread, stack) -> {
+            stack.removeIf(c -> c.type() == EventType.DEQUEUE);
             if (!stack.isEmpty()) {
                 throw new AssertionError("thread " + thread + " has calls without END: " + stack.stream().map(this::describe).toList());
             }
