@@ -96,7 +96,7 @@ final class CrossThreadLinks {
         if (!wanted.isEmpty()) {
             try (dev.jetw.etl.EtlReader pass = dev.jetw.etl.EtlReader.open(file)) {
                 for (EtlRecord r = pass.next(); r != null; r = pass.next()) {
-                    progress.record(pass, 1, 2);
+                    progress.record(pass, "an extra pass for hand-off links");
                     long k = key(r.processId(), r.instanceId());
                     if (wanted.contains(k)) {
                         JetwEvent e = JetwEvent.decode(r);

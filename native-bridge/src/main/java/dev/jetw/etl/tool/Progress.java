@@ -53,21 +53,39 @@ final class Progress {
 
     /** Counts one record of {@code reader}, pass {@code pass} of {@code passes}. */
     void record(EtlReader reader, int pass, int passes) {
+        if (due()) {
+            print(reader, "pass " + pass + " of " + passes);
+        }
+    }
+
+    /** Counts one record of {@code reader} in a stage of the work named by {@code stage}. */
+    void record(EtlReader reader, String stage) {
+        if (due()) {
+            print(reader, stage);
+        }
+    }
+
+    /** Counts a record; true when the line is to be (re)printed now. */
+    private boolean due() {
         records++;
         if (!enabled || records % CHECK_EVERY != 0) {
-            return;
+            return false;
         }
         long now = clock.getAsLong();
         if (now - started < QUIET_NANOS || (printed && now - lastPrinted < EVERY_NANOS)) {
-            return;
+            return false;
         }
+        lastPrinted = now;
+        return true;
+    }
+
+    private void print(EtlReader reader, String stage) {
         int total = reader.buffers().size();
         int percent = total == 0 ? 100 : (int) (100L * reader.buffersRead() / total);
-        err.print(String.format(java.util.Locale.ROOT, "\rjetw etl: %s: %3d %% (pass %d of %d), %,d records", what,
-                percent, pass, passes, records));
+        err.print(String.format(java.util.Locale.ROOT, "\rjetw etl: %s: %3d %% (%s), %,d records", what,
+                percent, stage, records));
         err.flush();
         printed = true;
-        lastPrinted = now;
     }
 
     /** Ends the line if one was printed. */
