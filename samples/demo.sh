@@ -74,8 +74,8 @@ echo
 echo "== Trace summary ($etl)"
 "$repo/jetw" etl summary "$etl"
 echo
-echo "== Call tree of the slowest request"
-"$repo/jetw" etl tree --slowest "$etl"
+echo "== Call tree of the slowest request, with where its time went (tree --why)"
+"$repo/jetw" etl tree --slowest --why "$etl"
 echo
 "$repo/jetw" etl perfetto --quiet "$etl" "$pftrace" >/dev/null 2>&1
 [ -s "$pftrace" ] || die "no Perfetto trace was written at $pftrace"

@@ -63,6 +63,7 @@ class DemoIT {
             assertTrue(out.contains("events:"), "the summary counts events:\n" + out);
             int tree = out.indexOf("== Call tree of the slowest request");
             assertTrue(tree >= 0 && out.indexOf("slowest top-level call:", tree) > tree, out);
+            assertTrue(out.indexOf("? why (ms): children ", tree) > tree, "the slowest call's breakdown is shown:\n" + out);
             assertTrue(out.indexOf("dev.jetw.samples.", tree) > tree, "the slowest tree names the sample's methods:\n" + out);
             assertTrue(out.indexOf("-> queued ", tree) > tree && out.indexOf("on order-worker-", tree) > tree,
                     "the slowest request is followed across threads to its worker:\n" + out);
