@@ -49,6 +49,8 @@ final class AgentOptions {
     final long thresholdNanos;
     /** Hot, always-short methods stop emitting (AdaptiveExclusion); on unless adaptive=false. */
     final boolean adaptive;
+    /** {@code trivial=skip} (default): trivial methods of whole-class include rules are not instrumented (TrivialMethods). */
+    final boolean skipTrivial;
     /** Classes per second retransformed to remove the advice of excluded methods; 0: the advice stays. */
     final int uninstrumentRate;
     /** null (attach), "status", "detach" or "dump". */
@@ -89,6 +91,7 @@ final class AgentOptions {
         this.thresholdNanos = p.thresholdNanos;
         this.adaptive = p.adaptive;
         this.uninstrumentRate = p.uninstrumentRate;
+        this.skipTrivial = p.skipTrivial;
         this.command = p.command;
         this.out = p.out;
         this.jvmFamilies = Collections.unmodifiableSet(p.jvm);
@@ -274,6 +277,7 @@ final class AgentOptions {
         long thresholdNanos = -1L;
         boolean adaptive = true;
         int uninstrumentRate = ExcludedMethodRemover.DEFAULT_CLASSES_PER_SECOND;
+        boolean skipTrivial = true;
         String command;
         Path out;
         Path dumpFile;
@@ -367,6 +371,12 @@ final class AgentOptions {
                 case "adaptive":
                     adaptive = bool(key, value);
                     return;
+                case "trivial":
+                    if (!value.equalsIgnoreCase("skip") && !value.equalsIgnoreCase("trace")) {
+                        throw new ConfigException(key, value, "allowed: skip (getters, setters and other trivial methods are not instrumented), trace");
+                    }
+                    skipTrivial = value.equalsIgnoreCase("skip");
+                    return;
                 case "uninstrumentRate":
                     try {
                         uninstrumentRate = Integer.parseInt(value);
@@ -406,13 +416,13 @@ final class AgentOptions {
                 default:
                     if (!SessionKeys.apply(session, key, value)) {
                         throw new ConfigException(key, value, "unknown option; allowed: include, exclude, annotation, level, exceptionLevel, "
-                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, uninstrumentRate, preset, dumpOnExit, jvm, jvmThreshold, and the session keys (docs/agent-options.md)");
+                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, trivial, uninstrumentRate, preset, dumpOnExit, jvm, jvmThreshold, and the session keys (docs/agent-options.md)");
                     }
             }
         }
 
         static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
-            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "uninstrumentRate", "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "trivial", "uninstrumentRate", "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
 
         /** Agent keys are case-insensitive, like the session keys. */
         static String canonical(String key) {
