@@ -358,12 +358,12 @@ public final class RealWorkloadRun {
         long nanos = parseNanos(threshold);
         System.out.println("== calls of at least " + threshold + " over " + rounds + " rounds from start-up");
         Path thresholded = dir.resolve("threshold.etl");
-        Run t = child("include=org.h2.**,threshold=" + threshold + ",backend=portable,file=" + thresholded, rounds);
+        Run t = child("include=org.h2.**,threshold=" + threshold + ",backend=portable,file=" + thresholded, rounds, 0);
         count(t, thresholded);
         Path all = dir.resolve("all.etl");
         // An in-memory ring of 1 GB, written at stop: nothing dropped for want of disk speed; "silent loss" below
         // (events written but not in the file) would show an overwritten ring.
-        Run a = child("include=org.h2.**,adaptive=false,backend=portable,mode=buffering,bufferSize=1024,minBuffers=1024,maxBuffers=1024,file=" + all, rounds);
+        Run a = child("include=org.h2.**,adaptive=false,backend=portable,mode=buffering,bufferSize=1024,minBuffers=1024,maxBuffers=1024,file=" + all, rounds, 0);
         count(a, all);
         Map<String, Integer> inT = slowCalls(thresholded, nanos);
         Map<String, Integer> inAll = slowCalls(all, nanos);
