@@ -21,7 +21,8 @@ import java.util.UUID;
  *   DC_START / DC_END  u64 javaThreadId, UTF-16Z threadName
  * MethodExclusion (plain events, level 0: a method the agent stopped tracing while attached, and why)
  *   INFO       u32 methodId, u32 callsObserved, u32 longCalls, u64 shortNanos, UTF-16Z reason
- *              ("hot-short": callsObserved calls, at most longCalls of them lasting shortNanos or more)
+ *              ("hot-short": callsObserved calls, at most longCalls of them lasting shortNanos or more;
+ *              methodId 0 and reason "trivial: N methods of rule R not instrumented": a count, written at stop)
  * </pre>
  *
  * <p>Then the JVM runtime event classes (option {@code jvm=}, issue 14), one per family plus GcPause,
@@ -75,6 +76,11 @@ public final class JetwSchema {
      * threshold ("hot-threshold=1ms"): from that event on only its calls at least that long are written.
      */
     public static final String EXCLUSION_HOT_THRESHOLD = "hot-threshold=";
+    /**
+     * MethodExclusion reason of the record the agent writes at stop per include rule that left trivial methods
+     * uninstrumented (option trivial=): methodId 0, counts 0, reason "trivial: N methods of rule R not instrumented".
+     */
+    public static final String EXCLUSION_TRIVIAL = "trivial: ";
 
     public static final String PROVIDER_NAME = "jetw";
 

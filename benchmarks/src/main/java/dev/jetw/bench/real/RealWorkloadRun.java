@@ -38,7 +38,8 @@ import java.util.regex.Pattern;
  * <li>{@code compare}: the calls of at least {@code threshold} in a run with that threshold, against
  *     the calls of at least that long in a run recording every call (adaptive=false) into a big file.</li>
  * </ul>
- * System properties: pairs (3), rounds (60), warm (100), measure (40), threshold (1ms), compareRounds (2), configs
+ * System properties: pairs (3), rounds (60), skip (0: start-up rounds reported apart as the one-off part, the rest as
+ * the steady state), warm (100), measure (40), settle (0: rounds after the attach reported apart as its transient), threshold (1ms), compareRounds (2), configs
  * (a '|'-separated list of extra option sets to measure next to the defaults). Every run prints the
  * agent's stop line and checks it against the file: events written = events in the file, so loss is
  * never silent; the checksum must be the same in every run.
@@ -46,6 +47,8 @@ import java.util.regex.Pattern;
 public final class RealWorkloadRun {
 
     private static final Pattern RESULT = Pattern.compile("rounds (\\d+) ms (\\d+) cpu (\\d+) checksum ([0-9a-f]+)");
+    private static final Pattern LEAD = Pattern.compile("lead rounds (\\d+) ms (\\d+) cpu (\\d+) checksum ([0-9a-f]+)");
+    private static final Pattern PROCESS_CPU = Pattern.compile("process cpu (\\d+)");
     private static final Pattern STOP = Pattern.compile("(\\d+) events written, (\\d+) dropped, (\\S+) lost");
 
     private final Path agent;
@@ -104,31 +107,98 @@ public final class RealWorkloadRun {
         long dropped;
         String lost = "-";
         long inFile = -1;
+        /** Start-up with skip: the leading rounds (wall and process CPU ms), before the measured ones. */
+        long leadMillis;
+        long leadCpuMillis;
+        /** Start-up: the child process's life (wall, seen by the launcher) and its CPU since the JVM started. */
+        long processMillis;
+        long processCpuMillis;
+
+        /** A run whose rounds are this run's leading and measured rounds together. */
+        Run whole() {
+            Run w = new Run();
+            w.millis = leadMillis + millis;
+            w.cpuMillis = leadCpuMillis + cpuMillis;
+            return w;
+        }
+
+        /** A run whose figures are the whole child process's. */
+        Run process() {
+            Run p = new Run();
+            p.millis = processMillis;
+            p.cpuMillis = processCpuMillis;
+            return p;
+        }
     }
 
     private void startup(Map<String, String> configs) throws Exception {
         int rounds = Integer.getInteger("rounds", 60);
-        System.out.println("== start-up: " + rounds + " rounds from JVM start, " + pairs + " pairs");
+        int skip = Integer.getInteger("skip", 0);
+        System.out.println("== start-up: " + rounds + " rounds from JVM start, " + pairs + " pairs"
+                + (skip > 0 ? ", the first " + skip + " rounds apart" : ""));
         Map<String, List<Run>> runs = new LinkedHashMap<>();
         runs.put("no agent", new ArrayList<>());
         for (String name : configs.keySet()) {
             runs.put(name, new ArrayList<>());
         }
         for (int p = 0; p < pairs; p++) {
-            runs.get("no agent").add(child(null, rounds));
+            runs.get("no agent").add(child(null, rounds, skip));
             int i = 0;
             for (Map.Entry<String, String> c : configs.entrySet()) {
                 Path etl = dir.resolve("startup-" + p + "-" + i++ + ".etl");
-                Run r = child(c.getValue() + ",backend=portable,file=" + etl, rounds);
+                Run r = child(c.getValue() + ",backend=portable,file=" + etl, rounds, skip);
                 count(r, etl);
                 runs.get(c.getKey()).add(r);
                 Files.deleteIfExists(etl);
             }
         }
-        table(runs, "ms for " + rounds + " rounds");
+        if (skip <= 0) {
+            table(runs, "ms for " + rounds + " rounds");
+            return;
+        }
+        System.out.println("-- steady state: the " + (rounds - skip) + " rounds after the first " + skip);
+        table(runs, "ms for " + (rounds - skip) + " rounds");
+        System.out.println("-- all " + rounds + " rounds");
+        table(view(runs, Run::whole), "ms for " + rounds + " rounds");
+        System.out.println("-- the whole child process (JVM start, premain, rounds, exit; wall seen by the launcher)");
+        table(view(runs, Run::process), "ms per process");
+        System.out.println("-- one-off cost: agent minus no agent, paired, mean [95 % CI]");
+        List<Run> base = runs.get("no agent");
+        for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
+            if (e.getValue() == base) {
+                continue;
+            }
+            List<Run> rs = e.getValue();
+            double[] leadWall = new double[rs.size()];
+            double[] leadCpu = new double[rs.size()];
+            double[] procWall = new double[rs.size()];
+            double[] procCpu = new double[rs.size()];
+            for (int i = 0; i < rs.size(); i++) {
+                leadWall[i] = rs.get(i).leadMillis - base.get(i).leadMillis;
+                leadCpu[i] = rs.get(i).leadCpuMillis - base.get(i).leadCpuMillis;
+                procWall[i] = rs.get(i).processMillis - base.get(i).processMillis;
+                procCpu[i] = rs.get(i).processCpuMillis - base.get(i).processCpuMillis;
+            }
+            System.out.printf(Locale.ROOT, "%-46s first %d rounds: +%s ms wall, +%s ms CPU; whole process: +%s ms wall, +%s ms CPU%n",
+                    e.getKey(), skip, meanAndInterval(leadWall, "%.0f"), meanAndInterval(leadCpu, "%.0f"),
+                    meanAndInterval(procWall, "%.0f"), meanAndInterval(procCpu, "%.0f"));
+        }
     }
 
-    private Run child(String agentOptions, int rounds) throws Exception {
+    /** The same runs seen through {@code f} (e.g. their whole process instead of their measured rounds). */
+    private static Map<String, List<Run>> view(Map<String, List<Run>> runs, java.util.function.Function<Run, Run> f) {
+        Map<String, List<Run>> v = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
+            List<Run> l = new ArrayList<>();
+            for (Run r : e.getValue()) {
+                l.add(f.apply(r));
+            }
+            v.put(e.getKey(), l);
+        }
+        return v;
+    }
+
+    private Run child(String agentOptions, int rounds, int skip) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         if (agentOptions != null) {
@@ -138,15 +208,25 @@ public final class RealWorkloadRun {
         cmd.add(classpath.toString());
         cmd.add(ShopApp.class.getName());
         cmd.add(Integer.toString(rounds));
+        cmd.add(Integer.toString(skip));
+        long started = System.nanoTime();
         Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         Run r = new Run();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 Matcher m = RESULT.matcher(line);
+                Matcher lead = LEAD.matcher(line);
+                Matcher cpu = PROCESS_CPU.matcher(line);
                 if (m.matches()) {
                     r.millis = Long.parseLong(m.group(2));
                     r.cpuMillis = Long.parseLong(m.group(3));
                     checksum(m.group(4));
+                } else if (lead.matches()) {
+                    r.leadMillis = Long.parseLong(lead.group(2));
+                    r.leadCpuMillis = Long.parseLong(lead.group(3));
+                    checksum(lead.group(4));
+                } else if (cpu.matches()) {
+                    r.processCpuMillis = Long.parseLong(cpu.group(1));
                 } else if (line.startsWith("jetw: ") && STOP.matcher(line).find()) {
                     stopLine(r, line);
                 } else if (!line.startsWith("jetw agent attached")) {
@@ -154,7 +234,9 @@ public final class RealWorkloadRun {
                 }
             }
         }
-        if (proc.waitFor() != 0 || r.millis == 0) {
+        int exit = proc.waitFor();
+        r.processMillis = (System.nanoTime() - started) / 1_000_000;
+        if (exit != 0 || r.millis == 0) {
             throw new IllegalStateException("child failed: " + cmd);
         }
         return r;
@@ -163,12 +245,14 @@ public final class RealWorkloadRun {
     private void attach(Map<String, String> configs) throws Exception {
         int warm = Integer.getInteger("warm", 100);
         int measure = Integer.getInteger("measure", 40);
+        int settle = Integer.getInteger("settle", 0);
         System.out.println("== attached to the warm application: per pair a fresh JVM, " + warm + " warm-up rounds, " + measure
                 + " rounds without agent, attach, " + measure + " rounds attached, detach; " + pairs + " pairs per option set");
         Map<String, List<Run>> runs = new LinkedHashMap<>();
         for (Map.Entry<String, String> c : configs.entrySet()) {
             List<Run> none = runs.computeIfAbsent("no agent (" + c.getKey() + " JVMs)", k -> new ArrayList<>());
             List<Run> with = runs.computeIfAbsent(c.getKey() + " attached", k -> new ArrayList<>());
+            List<double[]> oneOff = new ArrayList<>();
             for (int p = 0; p < pairs; p++) {
                 List<String> cmd = new ArrayList<>();
                 cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
@@ -182,11 +266,24 @@ public final class RealWorkloadRun {
                 in.println("pid");
                 String pid = out.readLine().substring(4);
                 command(in, out, "run " + warm);
-                none.add(command(in, out, "run " + measure));
+                Run before = command(in, out, "run " + measure);
+                none.add(before);
                 Path etl = dir.resolve("attach-" + p + ".etl");
+                long cpu0 = processCpu(in, out);
+                long t0 = System.nanoTime();
                 String reply = jetw("attach", pid, c.getValue() + ",backend=portable,file=" + etl);
                 if (!reply.startsWith("jetw agent attached")) {
                     throw new IllegalStateException("attach failed: " + reply);
+                }
+                long attachMillis = (System.nanoTime() - t0) / 1_000_000;
+                if (settle > 0) {
+                    // The attach transient: retransformation, JIT, adaptive exclusion and the remover settling.
+                    Run transientRounds = command(in, out, "run " + settle);
+                    long wall = (System.nanoTime() - t0) / 1_000_000;
+                    long cpu = processCpu(in, out) - cpu0;
+                    double perRound = (double) before.millis / measure;
+                    double cpuPerRound = (double) before.cpuMillis / measure;
+                    oneOff.add(new double[] {attachMillis, transientRounds.millis, wall - settle * perRound, cpu - settle * cpuPerRound});
                 }
                 Run r = command(in, out, "run " + measure);
                 stopLine(r, jetw("detach", pid));
@@ -196,8 +293,35 @@ public final class RealWorkloadRun {
                 in.println("quit");
                 app.waitFor();
             }
+            if (!oneOff.isEmpty()) {
+                double[][] cols = new double[4][oneOff.size()];
+                for (int i = 0; i < oneOff.size(); i++) {
+                    for (int k = 0; k < 4; k++) {
+                        cols[k][i] = oneOff.get(i)[k];
+                    }
+                }
+                System.out.printf(Locale.ROOT, "%-46s attach command %s ms; %d transient rounds %s ms; one-off cost over the attach and "
+                        + "the transient (minus the same rounds at the no-agent pace): +%s ms wall, +%s ms process CPU%n",
+                        c.getKey(), meanAndInterval(cols[0], "%.0f"), settle, meanAndInterval(cols[1], "%.0f"),
+                        meanAndInterval(cols[2], "%.0f"), meanAndInterval(cols[3], "%.0f"));
+            }
+        }
+        if (settle > 0) {
+            System.out.println("-- steady state: the " + measure + " rounds after the " + settle + " transient rounds, against the "
+                    + measure + " rounds before the attach");
         }
         table(runs, "ms for " + measure + " rounds");
+    }
+
+    /** The application's process CPU ms since its start ({@code cpu} command). */
+    private static long processCpu(PrintWriter in, BufferedReader out) throws IOException {
+        in.println("cpu");
+        String line = out.readLine();
+        Matcher m = line == null ? null : PROCESS_CPU.matcher(line);
+        if (m == null || !m.matches()) {
+            throw new IllegalStateException("cpu: " + line);
+        }
+        return Long.parseLong(m.group(1));
     }
 
     private Run command(PrintWriter in, BufferedReader out, String command) throws IOException {
@@ -234,12 +358,12 @@ public final class RealWorkloadRun {
         long nanos = parseNanos(threshold);
         System.out.println("== calls of at least " + threshold + " over " + rounds + " rounds from start-up");
         Path thresholded = dir.resolve("threshold.etl");
-        Run t = child("include=org.h2.**,threshold=" + threshold + ",backend=portable,file=" + thresholded, rounds);
+        Run t = child("include=org.h2.**,threshold=" + threshold + ",backend=portable,file=" + thresholded, rounds, 0);
         count(t, thresholded);
         Path all = dir.resolve("all.etl");
         // An in-memory ring of 1 GB, written at stop: nothing dropped for want of disk speed; "silent loss" below
         // (events written but not in the file) would show an overwritten ring.
-        Run a = child("include=org.h2.**,adaptive=false,backend=portable,mode=buffering,bufferSize=1024,minBuffers=1024,maxBuffers=1024,file=" + all, rounds);
+        Run a = child("include=org.h2.**,adaptive=false,backend=portable,mode=buffering,bufferSize=1024,minBuffers=1024,maxBuffers=1024,file=" + all, rounds, 0);
         count(a, all);
         Map<String, Integer> inT = slowCalls(thresholded, nanos);
         Map<String, Integer> inAll = slowCalls(all, nanos);
@@ -364,20 +488,25 @@ public final class RealWorkloadRun {
 
     /** Mean of the paired ratios and its 95 % confidence interval (Student's t), "0.812 [0.790, 0.834]". */
     static String meanAndInterval(double[] x) {
+        return meanAndInterval(x, "%.3f");
+    }
+
+    /** {@link #meanAndInterval(double[])} with the numbers in {@code format}. */
+    static String meanAndInterval(double[] x, String format) {
         int n = x.length;
         double mean = 0;
         for (double v : x) {
             mean += v / n;
         }
         if (n < 2) {
-            return String.format(Locale.ROOT, "%.3f", mean);
+            return String.format(Locale.ROOT, format, mean);
         }
         double ss = 0;
         for (double v : x) {
             ss += (v - mean) * (v - mean);
         }
         double half = T95[Math.min(n - 1, T95.length) - 1] * Math.sqrt(ss / (n - 1) / n);
-        return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", mean, mean - half, mean + half);
+        return String.format(Locale.ROOT, format + " [" + format + ", " + format + "]", mean, mean - half, mean + half);
     }
 
     /** Two-sided 95 % quantiles of Student's t for 1 to 10 degrees of freedom (more: the value for 10, wider than needed). */

@@ -30,7 +30,11 @@ final class ExcludedMethods {
         }
         s.append("excluded methods (hot-short: no events after this point; hot-threshold=T: only its calls of at least T after it):\n");
         for (JetwEvent e : exclusions) {
-            s.append(String.format(Locale.ROOT, "  %s  %s\n", names.method(e.methodId), e.exclusionText()));
+            if (e.methodId == 0) {
+                s.append("  ").append(e.text).append('\n'); // a count of methods, not one method
+            } else {
+                s.append(String.format(Locale.ROOT, "  %s  %s\n", names.method(e.methodId), e.exclusionText()));
+            }
         }
     }
 
@@ -40,7 +44,7 @@ final class ExcludedMethods {
         for (JetwEvent e : exclusions) {
             w.beginObject();
             w.field("methodId", e.methodId);
-            w.field("method", names.method(e.methodId));
+            w.field("method", e.methodId == 0 ? "" : names.method(e.methodId));
             w.field("reason", e.text);
             w.field("callsObserved", e.exclusionCounts[0]);
             w.field("longCalls", e.exclusionCounts[1]);

@@ -200,6 +200,7 @@ final class Agent {
             }
         }
         runtimeEvents.stop(); // before the session stops: JFR's last events still go in
+        writer.writeTrivialLeftOut(registry.trivialLeftOut());
         rundown.writeEnds();
         if (Dispatcher.handler() == writer) {
             Dispatcher.install(null);

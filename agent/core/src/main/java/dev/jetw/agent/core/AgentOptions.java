@@ -51,6 +51,8 @@ final class AgentOptions {
     final boolean adaptive;
     /** Cross-thread links: tasks handed to another thread from a traced call carry it (docs/cross-thread.md); on unless propagate=false. */
     final boolean propagate;
+    /** {@code trivial=skip} (default): trivial methods of whole-class include rules are not instrumented (TrivialMethods). */
+    final boolean skipTrivial;
     /** Classes per second retransformed to remove the advice of excluded methods; 0: the advice stays. */
     final int uninstrumentRate;
     /** null (attach), "status", "detach" or "dump". */
@@ -92,6 +94,7 @@ final class AgentOptions {
         this.adaptive = p.adaptive;
         this.propagate = p.propagate;
         this.uninstrumentRate = p.uninstrumentRate;
+        this.skipTrivial = p.skipTrivial;
         this.command = p.command;
         this.out = p.out;
         this.jvmFamilies = Collections.unmodifiableSet(p.jvm);
@@ -278,6 +281,7 @@ final class AgentOptions {
         boolean adaptive = true;
         boolean propagate = true;
         int uninstrumentRate = ExcludedMethodRemover.DEFAULT_CLASSES_PER_SECOND;
+        boolean skipTrivial = true;
         String command;
         Path out;
         Path dumpFile;
@@ -374,6 +378,12 @@ final class AgentOptions {
                 case "propagate":
                     propagate = bool(key, value);
                     return;
+                case "trivial":
+                    if (!value.equalsIgnoreCase("skip") && !value.equalsIgnoreCase("trace")) {
+                        throw new ConfigException(key, value, "allowed: skip (getters, setters and other trivial methods are not instrumented), trace");
+                    }
+                    skipTrivial = value.equalsIgnoreCase("skip");
+                    return;
                 case "uninstrumentRate":
                     try {
                         uninstrumentRate = Integer.parseInt(value);
@@ -413,13 +423,13 @@ final class AgentOptions {
                 default:
                     if (!SessionKeys.apply(session, key, value)) {
                         throw new ConfigException(key, value, "unknown option; allowed: include, exclude, annotation, level, exceptionLevel, "
-                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, propagate, uninstrumentRate, preset, dumpOnExit, jvm, jvmThreshold, and the session keys (docs/agent-options.md)");
+                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, propagate, trivial, uninstrumentRate, preset, dumpOnExit, jvm, jvmThreshold, and the session keys (docs/agent-options.md)");
                     }
             }
         }
 
         static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
-            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "propagate", "uninstrumentRate", "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "propagate", "trivial", "uninstrumentRate", "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
 
         /** Agent keys are case-insensitive, like the session keys. */
         static String canonical(String key) {

@@ -71,6 +71,11 @@ final class Glob {
     }
 
     /** The text before the first wildcard, e.g. "java.util." for "java.util.**". */
+    /** True when the glob has no wildcard: it names exactly one class or method. */
+    boolean isLiteral() {
+        return literalPrefix.equals(text);
+    }
+
     String literalPrefix() {
         return literalPrefix;
     }

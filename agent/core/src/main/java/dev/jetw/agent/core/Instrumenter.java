@@ -58,6 +58,9 @@ final class Instrumenter {
      * class loader is held after a detach.
      */
     private final ConcurrentMap<ClassLoader, TypePool.CacheProvider> typeCache = new ConcurrentHashMap<>();
+    /** The class file being transformed on each thread, for the trivial-method scan (option trivial=). */
+    private final TransformedClassFiles classFiles = new TransformedClassFiles(
+            new AgentBuilder.PoolStrategy.WithTypePoolCache.Simple(TypePool.Default.ReaderMode.FAST, typeCache));
 
     Instrumenter(Instrumentation inst, Selection selection, MethodRegistry registry, Rundown rundown, boolean verbose) {
         this.inst = inst;
@@ -82,7 +85,7 @@ final class Instrumenter {
         // and the parses are cached across the classes of the attach.
         transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED)
                         .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE))
-                .with(new AgentBuilder.PoolStrategy.WithTypePoolCache.Simple(TypePool.Default.ReaderMode.FAST, typeCache))
+                .with(classFiles)
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(RETRANSFORM_BATCHES)
@@ -154,6 +157,11 @@ final class Instrumenter {
                 if (choice < 0) {
                     return false;
                 }
+                if (selection.skipsTrivial(choice)
+                        && classFiles.trivialMethods(type.getName()).contains(method.getInternalName() + method.getDescriptor())) {
+                    registry.leaveOutTrivial(type.getName(), method.getInternalName(), method.getDescriptor(), Selection.groupOf(choice));
+                    return false;
+                }
                 int id = registry.register(type.getName(), method.getInternalName(), method.getDescriptor(),
                         Selection.levelOf(choice), selection.thresholdNanos(choice), Selection.groupOf(choice));
                 return id != 0 && !registry.isUninstrumented(id);
@@ -190,6 +198,11 @@ final class Instrumenter {
             if (verbose) {
                 System.err.println("jetw: instrumented " + type.getName());
             }
+        }
+
+        @Override
+        public void onComplete(String typeName, ClassLoader loader, JavaModule module, boolean loaded) {
+            classFiles.done();
         }
 
         @Override

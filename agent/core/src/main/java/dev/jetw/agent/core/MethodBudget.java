@@ -31,6 +31,8 @@ final class MethodBudget {
         final TreeSet<MethodRegistry.Entry> kept = new TreeSet<>(BY_RANK);
         /** Ranks of the methods left out (pushed out or never let in), so each counts once. */
         final Set<Long> leftOut = new HashSet<>();
+        /** Ranks of the trivial methods the rule matched and left uninstrumented (option trivial=), each once. */
+        final Set<Long> trivial = new HashSet<>();
         boolean warned;
 
         Group(String name, int share) {

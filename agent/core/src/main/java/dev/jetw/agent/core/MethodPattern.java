@@ -42,6 +42,14 @@ final class MethodPattern {
         return classGlob.literalPrefix().startsWith(packagePrefix);
     }
 
+    /**
+     * True for a pattern that takes every method of the classes a wildcard matches ({@code org.h2.**},
+     * {@code com.acme.*Dao}): the whole-library includes where trivial methods are left out (option trivial=).
+     */
+    boolean takesWholeClassesByWildcard() {
+        return methodGlob == null && !classGlob.isLiteral();
+    }
+
     /** True when every method of a matched class is meant (an exclude then removes the whole class). */
     boolean coversWholeClass() {
         return methodGlob == null;

@@ -118,6 +118,23 @@ final class MethodRegistry {
         return e.id;
     }
 
+    /** Counts a trivial method that rule {@code group} matched and left uninstrumented (once per method). */
+    synchronized void leaveOutTrivial(String className, String methodName, String descriptor, int group) {
+        budget.group(group).trivial.add(MethodBudget.rank(className + '.' + methodName + descriptor));
+    }
+
+    /** Per rule with trivial methods left out: its name and how many (status, stop line and the trace's record). */
+    synchronized Map<String, Integer> trivialLeftOut() {
+        Map<String, Integer> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < budget.groupCount(); i++) {
+            MethodBudget.Group g = budget.group(i);
+            if (!g.trivial.isEmpty()) {
+                m.put(g.name, g.trivial.size());
+            }
+        }
+        return m;
+    }
+
     /** The id of a registered method (pushed out or not), 0 if none. */
     synchronized int idOf(String className, String methodName, String descriptor) {
         Integer id = ids.get(className + '.' + methodName + descriptor);
@@ -167,11 +184,15 @@ final class MethodRegistry {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < budget.groupCount(); i++) {
             MethodBudget.Group g = budget.group(i);
-            if (g.kept.isEmpty() && g.leftOut.isEmpty()) {
+            if (g.kept.isEmpty() && g.leftOut.isEmpty() && g.trivial.isEmpty()) {
                 continue;
             }
             sb.append("  rule ").append(g.name).append(": ").append(g.kept.size()).append(" instrumented, ")
-                    .append(g.leftOut.size()).append(" left out (share ").append(g.share).append(")\n");
+                    .append(g.leftOut.size()).append(" left out (share ").append(g.share).append(")");
+            if (!g.trivial.isEmpty()) {
+                sb.append(", ").append(g.trivial.size()).append(" trivial not instrumented (trivial=trace traces them)");
+            }
+            sb.append('\n');
         }
         return sb.toString();
     }

@@ -42,6 +42,7 @@ final class Selection {
     private final int defaultLevel;
     private final long defaultThresholdNanos;
     private final boolean bootstrap;
+    private final boolean skipTrivial;
 
     Selection(AgentOptions options) {
         List<Rule> sorted = new java.util.ArrayList<>(options.rules);
@@ -51,6 +52,7 @@ final class Selection {
         this.defaultLevel = options.level;
         this.defaultThresholdNanos = options.thresholdNanos;
         this.bootstrap = options.bootstrap;
+        this.skipTrivial = options.skipTrivial;
     }
 
     /** Class-level gate: could any method of this class be selected? Cheap checks first. */
@@ -113,6 +115,18 @@ final class Selection {
     long thresholdNanos(long choice) {
         int group = groupOf(choice);
         return group < rules.size() ? rules.get(group).thresholdNanos : defaultThresholdNanos;
+    }
+
+    /**
+     * True when a trivial method ({@link TrivialMethods}) of this choice is left uninstrumented: with
+     * {@code trivial=skip} (the default) and only for an include rule that takes every method of the classes a
+     * wildcard matches ({@code org.h2.**}). A rule naming one class ({@code com.acme.Foo}), one naming methods
+     * ({@code class#method}) or an annotation asked for those methods: they are traced.
+     */
+    boolean skipsTrivial(long choice) {
+        int group = groupOf(choice);
+        return skipTrivial && group < rules.size() && rules.get(group).pattern != null
+                && rules.get(group).pattern.takesWholeClassesByWildcard();
     }
 
     static int groupOf(long choice) {

@@ -244,6 +244,32 @@ final class TraceWriter implements CallHandler {
         provider.write(c.scratch, EventType.INFO, 0, JetwSchema.METHOD_EXCLUSION_INDEX, 0, -1, 0);
     }
 
+    /**
+     * At stop: per rule that left trivial methods uninstrumented (option trivial=), one MethodExclusion
+     * naming no method (id 0), the rule and the count in its reason, so that the trace says what is absent.
+     */
+    void writeTrivialLeftOut(java.util.Map<String, Integer> countByRule) {
+        ThreadContext c = acquire();
+        if (c == null) {
+            return;
+        }
+        try {
+            nameThread(c);
+            for (java.util.Map.Entry<String, Integer> e : countByRule.entrySet()) {
+                String reason = JetwSchema.EXCLUSION_TRIVIAL + e.getValue() + " methods of rule " + e.getKey() + " not instrumented";
+                ByteBuffer p = c.scratch.payload(20 + Payloads.utf16zBytes(reason));
+                p.putInt(0);
+                p.putInt(0);
+                p.putInt(0);
+                p.putLong(0L);
+                Payloads.putUtf16z(p, reason);
+                provider.write(c.scratch, EventType.INFO, 0, JetwSchema.METHOD_EXCLUSION_INDEX, 0, -1, 0);
+            }
+        } finally {
+            release(c);
+        }
+    }
+
     /** Thread DC_START once per thread, on its first event; also when ended threads' contexts are dropped. */
     void nameThread(ThreadContext c) {
         if (!c.threadNamed) {

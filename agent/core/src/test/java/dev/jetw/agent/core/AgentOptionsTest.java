@@ -46,6 +46,7 @@ class AgentOptionsTest {
         assertTrue(o.adaptive, "adaptive exclusion is on by default");
         assertTrue(o.propagate, "cross-thread links are on by default");
         assertEquals(200, o.uninstrumentRate, "excluded methods lose their advice, 200 classes a second at most");
+        assertTrue(o.skipTrivial, "trivial methods are not instrumented by default");
     }
 
     @Test
@@ -74,6 +75,8 @@ class AgentOptionsTest {
         assertMessage("uninstrumentRate=-1: allowed: a whole number of classes per second from 0 (keep the advice) to 1000",
                 "uninstrumentRate=-1");
         assertEquals(0, AgentOptions.parse("uninstrumentRate=0").uninstrumentRate);
+        assertFalse(AgentOptions.parse("trivial=TRACE").skipTrivial);
+        assertMessage("trivial=all: allowed: skip (getters, setters and other trivial methods are not instrumented), trace", "trivial=all");
     }
 
     @Test
