@@ -77,6 +77,11 @@ public final class JetwSchema {
      */
     public static final String EXCLUSION_HOT_THRESHOLD = "hot-threshold=";
     /**
+     * MethodExclusion reason of a hot method the agent had given its threshold and excluded after its
+     * counted calls (callsObserved) all stayed under it (longNanos = the threshold, longCalls 0).
+     */
+    public static final String EXCLUSION_HOT_FAST = "hot-fast";
+    /**
      * MethodExclusion reason of the record the agent writes at stop per include rule that left trivial methods
      * uninstrumented (option trivial=): methodId 0, counts 0, reason "trivial: N methods of rule R not instrumented".
      */

@@ -28,7 +28,8 @@ final class ExcludedMethods {
         if (exclusions.isEmpty()) {
             return;
         }
-        s.append("excluded methods (hot-short: no events after this point; hot-threshold=T: only its calls of at least T after it):\n");
+        s.append("excluded methods (hot-short, hot-fast: no events after this point; hot-threshold=T: only its calls of at least T"
+                + " after it):\n");
         for (JetwEvent e : exclusions) {
             if (e.methodId == 0) {
                 s.append("  ").append(e.text).append('\n'); // a count of methods, not one method

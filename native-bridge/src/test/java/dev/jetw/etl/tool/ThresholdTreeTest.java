@@ -89,7 +89,7 @@ class ThresholdTreeTest {
         Path f = file();
         EtlToolTest.Run text = EtlToolTest.run("summary", f.toString());
         assertEquals(0, text.status(), text.err());
-        assertTrue(text.out().contains("excluded methods (hot-short: no events after this point; hot-threshold=T: only its calls of at least T after it):\n"
+        assertTrue(text.out().contains("excluded methods (hot-short, hot-fast: no events after this point; hot-threshold=T: only its calls of at least T after it):\n"
                 + "  a.Item.price()J  hot-short: 10000 calls observed, 2 lasting 2000 ns or more"), text.out());
         EtlToolTest.Run json = EtlToolTest.run("summary", "--json", f.toString());
         assertTrue(json.out().contains("\"excludedMethods\":[{\"methodId\":3,\"method\":\"a.Item.price()J\",\"reason\":\"hot-short\","

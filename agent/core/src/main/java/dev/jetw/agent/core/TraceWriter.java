@@ -139,9 +139,13 @@ final class TraceWriter implements CallHandler {
                         int decided = exclusion.observe(methodId, duration, now);
                         if (decided != AdaptiveExclusion.UNDECIDED) {
                             writeExclusion(c, methodId, decided == AdaptiveExclusion.DECIDED_EXCLUDED ? JetwSchema.EXCLUSION_HOT_SHORT
-                                    : JetwSchema.EXCLUSION_HOT_THRESHOLD + Durations.format(AdaptiveExclusion.HOT_THRESHOLD_NANOS));
+                                    : JetwSchema.EXCLUSION_HOT_THRESHOLD + Durations.format(AdaptiveExclusion.HOT_THRESHOLD_NANOS),
+                                    AdaptiveExclusion.SHORT_NANOS);
                         }
                     }
+                } else if (exclusion.timedKeptCall(methodId, duration >= thresholds[methodId])
+                        == AdaptiveExclusion.DECIDED_FAST) {
+                    writeExclusion(c, methodId, JetwSchema.EXCLUSION_HOT_FAST, AdaptiveExclusion.HOT_THRESHOLD_NANOS);
                 }
             }
             int instanceId = c.instanceIds[frame];
@@ -233,13 +237,14 @@ final class TraceWriter implements CallHandler {
      * The MethodExclusion event of a method adaptive exclusion just excluded or gave a threshold
      * ({@code reason}; level 0: kept by any enabled session).
      */
-    private void writeExclusion(ThreadContext c, int methodId, String reason) {
+    /** A MethodExclusion: the method, the calls of the deciding window, how many lasted {@code longNanos} or more, why. */
+    private void writeExclusion(ThreadContext c, int methodId, String reason, long longNanos) {
         nameThread(c);
         ByteBuffer p = c.scratch.payload(20 + Payloads.utf16zBytes(reason));
         p.putInt(methodId);
         p.putInt(exclusion.callsObserved(methodId));
         p.putInt(exclusion.slowCalls(methodId));
-        p.putLong(AdaptiveExclusion.SHORT_NANOS);
+        p.putLong(longNanos);
         Payloads.putUtf16z(p, reason);
         provider.write(c.scratch, EventType.INFO, 0, JetwSchema.METHOD_EXCLUSION_INDEX, 0, -1, 0);
     }
