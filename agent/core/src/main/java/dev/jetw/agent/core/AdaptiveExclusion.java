@@ -20,9 +20,11 @@ package dev.jetw.agent.core;
  * <p><b>Hot methods that are never slow are excluded.</b> Timing each call of such a method still costs
  * two clock reads and a context push (≈ 50 ns): on H2 under {@code include=org.h2.**} 90 M of 574 M
  * instrumented calls went that way and they were most of the agent's cost (BENCHMARKS.md §7). Once a
- * method given the hot threshold has made {@link #PROVE_CALLS} more calls and none reached the
- * threshold, it is excluded like a short one ({@link dev.jetw.etl.JetwSchema#EXCLUSION_HOT_FAST}); one
- * call at the threshold keeps it timed for good. Only thresholds the agent gave: a threshold the user
+ * method given the hot threshold has made {@link #PROVE_CALLS} calls in a row under the threshold, it is
+ * excluded like a short one ({@link dev.jetw.etl.JetwSchema#EXCLUSION_HOT_FAST}); a call at the threshold
+ * (written, as any) starts the count again, so a method that is slow now and then stays timed, while one
+ * whose only slow calls came at warm-up (interpreted, JIT, class initialisation) does not. Only thresholds
+ * the agent gave: a threshold the user
  * set ({@code threshold=}, {@code @DURATION}) is a promise that every call above it is written.
  *
  * <p>The per-method counters are plain int arrays updated without synchronisation by every thread:
@@ -60,8 +62,8 @@ final class AdaptiveExclusion {
     /** The threshold a hot method without one of its own is given. */
     static final long HOT_THRESHOLD_NANOS = 1_000_000L;
     /**
-     * Calls of a hot-thresholded method, none reaching the threshold, after which it is excluded: at
-     * 1,000+ calls a second, a minute or less of a method that never once took a millisecond.
+     * Calls in a row of a hot-thresholded method under the threshold after which it is excluded: at
+     * 1,000+ calls a second, a minute or less of a method that did not once take a millisecond.
      */
     static final int PROVE_CALLS = 65_536;
 
@@ -87,7 +89,7 @@ final class AdaptiveExclusion {
     /** Index = method id: the calls and long calls of the window of the last decision, for its event. */
     private final int[] decidedCalls;
     private final int[] decidedSlowCalls;
-    /** Index = method id: calls since the hot threshold was given, none at it; -1: not counted (no hot threshold, or a call reached it). */
+    /** Index = method id: calls in a row under the hot threshold the agent gave it; -1: not counted (no such threshold). */
     private final int[] underThreshold;
     private int excludedCount;
     private int thresholdedCount;
@@ -161,12 +163,14 @@ final class AdaptiveExclusion {
         if (states[methodId] == OBSERVING) {
             states[methodId] = KEPT;
         }
-        underThreshold[methodId] = -1;
+        if (underThreshold[methodId] > 0) {
+            underThreshold[methodId] = 0; // a hot-thresholded method: its run of calls under the threshold starts again
+        }
     }
 
     /**
      * A timed call of a kept method that the hot threshold was given to: {@link #DECIDED_FAST} when this
-     * call makes {@link #PROVE_CALLS} without one at the threshold (the method is then excluded; the
+     * call makes {@link #PROVE_CALLS} in a row under the threshold (the method is then excluded; the
      * caller writes the MethodExclusion event, once), else {@link #UNDECIDED}. Unsynchronised counting, as above.
      */
     int timedKeptCall(int methodId, boolean reachedThreshold) {
@@ -175,7 +179,7 @@ final class AdaptiveExclusion {
             return UNDECIDED;
         }
         if (reachedThreshold) {
-            keep(methodId);
+            underThreshold[methodId] = 0; // written; the run of calls under the threshold starts again
             return UNDECIDED;
         }
         underThreshold[methodId] = n + 1;

@@ -51,16 +51,30 @@ class AdaptiveExclusionTest {
     }
 
     @Test
-    void oneCallAtTheThresholdKeepsItForGood() {
+    void aCallAtTheThresholdStartsTheRunAgain() {
         makeHotAndKept();
-        for (int i = 0; i < 10; i++) {
+        for (int i = 1; i < AdaptiveExclusion.PROVE_CALLS; i++) {
             x.timedKeptCall(METHOD, false);
         }
-        x.timedKeptCall(METHOD, true);
-        for (int i = 0; i < 2 * AdaptiveExclusion.PROVE_CALLS; i++) {
-            assertEquals(AdaptiveExclusion.UNDECIDED, x.timedKeptCall(METHOD, false));
+        assertEquals(AdaptiveExclusion.UNDECIDED, x.timedKeptCall(METHOD, true), "one short of the run: a slow call");
+        for (int i = 1; i < AdaptiveExclusion.PROVE_CALLS; i++) {
+            assertEquals(AdaptiveExclusion.UNDECIDED, x.timedKeptCall(METHOD, false), "call " + i + " of the new run");
         }
         assertEquals(AdaptiveExclusion.KEPT, x.states[METHOD]);
+        assertEquals(AdaptiveExclusion.DECIDED_FAST, x.timedKeptCall(METHOD, false), "a full run under the threshold");
+    }
+
+    @Test
+    void aSlowCallWhileObservedStartsTheRunAgainToo() {
+        makeHotAndKept();
+        for (int i = 0; i < 1000; i++) {
+            x.timedKeptCall(METHOD, false);
+        }
+        x.keep(METHOD); // what TraceWriter does for an observed call at the threshold
+        for (int i = 1; i < AdaptiveExclusion.PROVE_CALLS; i++) {
+            assertEquals(AdaptiveExclusion.UNDECIDED, x.timedKeptCall(METHOD, false));
+        }
+        assertEquals(AdaptiveExclusion.DECIDED_FAST, x.timedKeptCall(METHOD, false));
     }
 
     @Test
