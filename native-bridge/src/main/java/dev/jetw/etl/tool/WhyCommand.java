@@ -34,11 +34,10 @@ final class WhyCommand {
 
     static final int DEFAULT_SLOWEST = 3;
 
+    /** What only why asks for: the N slowest top-level calls, or the calls with one instance id. */
     static final class Options {
-        boolean json;
         int slowest = DEFAULT_SLOWEST;
         Integer instance;
-        Integer thread;
     }
 
     /** Pass one's findings. */
@@ -57,23 +56,21 @@ final class WhyCommand {
     }
 
     static int run(List<Path> files, Options o, CommandOptions common, PrintStream out, PrintStream err) {
-        o.json = common.json;
-        o.thread = common.thread;
         int status = EtlTool.OK;
         for (Path f : files) {
             status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
                 TimeWindow window = common.window(reader.header().startTime());
-                CallSelector selector = new CallSelector(o.slowest, o.instance, o.thread);
+                CallSelector selector = new CallSelector(o.slowest, o.instance, common.thread);
                 selector.startingBetween(window.from, window.to);
                 Progress progress = Progress.forCommand(err, common, "why " + f);
                 Scan scan = scan(reader, selector, progress);
                 List<Breakdown> found = explain(f, scan, scan.selector.chosen(), progress);
                 progress.done();
                 long sessionStart = reader.header().startTime();
-                if (o.json) {
+                if (common.json) {
                     out.println(json(f, reader.header().loggerName(), o, scan, found, sessionStart));
                 } else {
-                    out.print(text(f, reader.header().loggerName(), o, scan, found, sessionStart));
+                    out.print(text(f, reader.header().loggerName(), o, common.thread, scan, found, sessionStart));
                 }
             }));
         }
@@ -151,11 +148,12 @@ final class WhyCommand {
         return "the " + found + " slowest finished top-level call" + (found == 1 ? "" : "s") + " (asked for " + o.slowest + ")";
     }
 
-    private static String text(Path f, String session, Options o, Scan scan, List<Breakdown> found, long sessionStart) {
+    private static String text(Path f, String session, Options o, Integer thread, Scan scan, List<Breakdown> found,
+                               long sessionStart) {
         StringBuilder s = new StringBuilder();
         s.append("== ").append(f).append(" (session ").append(session).append("): ").append(selection(o, scan, found.size()));
-        if (o.thread != null) {
-            s.append(", thread ").append(o.thread);
+        if (thread != null) {
+            s.append(", thread ").append(thread);
         }
         s.append('\n');
         if (found.isEmpty()) {

@@ -34,10 +34,6 @@ final class EventCrossings {
                 () -> FfmCrossing.bind(library), () -> JnaDirectCrossing.bind(library), oneLine);
     }
 
-    static EventCrossing choose(int javaFeature, int pointerSize, Binder ffm, Binder jna, Consumer<String> oneLine) {
-        return choose(javaFeature, pointerSize, false, ffm, jna, oneLine);
-    }
-
     static EventCrossing choose(int javaFeature, int pointerSize, boolean nativeAccessEnabled, Binder ffm,
                                 Binder jna, Consumer<String> oneLine) {
         boolean ffmWarnsNothingNew = javaFeature >= 24 || (javaFeature >= 22 && nativeAccessEnabled);

@@ -22,7 +22,7 @@ class EventCrossingsTest {
     private int ffmAttempts;
 
     private EventCrossing choose(int javaFeature, int pointerSize, boolean ffmFails) {
-        return EventCrossings.choose(javaFeature, pointerSize, () -> {
+        return EventCrossings.choose(javaFeature, pointerSize, false, () -> {
             ffmAttempts++;
             if (ffmFails) {
                 throw new UnsatisfiedLinkError("Error looking up function 'TraceEventInstance'");
@@ -67,7 +67,7 @@ class EventCrossingsTest {
 
     @Test
     void aFailingJnaBindingIsNotSwallowed() {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> EventCrossings.choose(17, 8,
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> EventCrossings.choose(17, 8, false,
                 () -> ffm, () -> {
                     throw new IllegalStateException("already bound");
                 }, lines::add));

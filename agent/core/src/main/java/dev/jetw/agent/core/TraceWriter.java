@@ -233,20 +233,9 @@ final class TraceWriter implements CallHandler {
         }
     }
 
-    /**
-     * The MethodExclusion event of a method adaptive exclusion just excluded or gave a threshold
-     * ({@code reason}; level 0: kept by any enabled session).
-     */
-    /** A MethodExclusion: the method, the calls of the deciding window, how many lasted {@code longNanos} or more, why. */
+    /** The MethodExclusion event of a method adaptive exclusion just decided on: why, and the calls behind it. */
     private void writeExclusion(ThreadContext c, int methodId, String reason, long longNanos) {
-        nameThread(c);
-        ByteBuffer p = c.scratch.payload(20 + Payloads.utf16zBytes(reason));
-        p.putInt(methodId);
-        p.putInt(exclusion.callsObserved(methodId));
-        p.putInt(exclusion.slowCalls(methodId));
-        p.putLong(longNanos);
-        Payloads.putUtf16z(p, reason);
-        provider.write(c.scratch, EventType.INFO, 0, JetwSchema.METHOD_EXCLUSION_INDEX, 0, -1, 0);
+        writeExclusionRecord(c, methodId, exclusion.callsObserved(methodId), exclusion.slowCalls(methodId), longNanos, reason);
     }
 
     /**
@@ -261,18 +250,27 @@ final class TraceWriter implements CallHandler {
         try {
             nameThread(c);
             for (java.util.Map.Entry<String, Integer> e : countByRule.entrySet()) {
-                String reason = JetwSchema.EXCLUSION_TRIVIAL + e.getValue() + " methods of rule " + e.getKey() + " not instrumented";
-                ByteBuffer p = c.scratch.payload(20 + Payloads.utf16zBytes(reason));
-                p.putInt(0);
-                p.putInt(0);
-                p.putInt(0);
-                p.putLong(0L);
-                Payloads.putUtf16z(p, reason);
-                provider.write(c.scratch, EventType.INFO, 0, JetwSchema.METHOD_EXCLUSION_INDEX, 0, -1, 0);
+                writeExclusionRecord(c, 0, 0, 0, 0L,
+                        JetwSchema.EXCLUSION_TRIVIAL + e.getValue() + " methods of rule " + e.getKey() + " not instrumented");
             }
         } finally {
             release(c);
         }
+    }
+
+    /**
+     * A MethodExclusion record (level 0: kept by any enabled session): the method, the calls observed,
+     * how many of them lasted {@code longNanos} or more, and the reason.
+     */
+    private void writeExclusionRecord(ThreadContext c, int methodId, int calls, int longCalls, long longNanos, String reason) {
+        nameThread(c);
+        ByteBuffer p = c.scratch.payload(20 + Payloads.utf16zBytes(reason));
+        p.putInt(methodId);
+        p.putInt(calls);
+        p.putInt(longCalls);
+        p.putLong(longNanos);
+        Payloads.putUtf16z(p, reason);
+        provider.write(c.scratch, EventType.INFO, 0, JetwSchema.METHOD_EXCLUSION_INDEX, 0, -1, 0);
     }
 
     /** Thread DC_START once per thread, on its first event; also when ended threads' contexts are dropped. */
