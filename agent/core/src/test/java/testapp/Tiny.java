@@ -19,6 +19,23 @@ public class Tiny {
         return 7;
     }
 
+    /** A test: forward branches only, so still trivial. */
+    public boolean positive() {
+        return value > 0;
+    }
+
+    /** A switch, forward only: trivial too. */
+    public int sign(int n) {
+        switch (n) {
+            case 0:
+                return 0;
+            case 1:
+                return 1;
+            default:
+                return -1;
+        }
+    }
+
     /** Calls another method: it could be slow. */
     public int withCall() {
         return Math.abs(value);

@@ -66,6 +66,11 @@ final class AdaptiveExclusion {
      * 1,000+ calls a second, a minute or less of a method that did not once take a millisecond.
      */
     static final int PROVE_CALLS = 65_536;
+    /**
+     * A kept method without a threshold (every call written) has its rate checked every this many calls:
+     * this many within {@code RATE_CALLS} ms (1,000 calls a second or more) makes it hot now, as a window does.
+     */
+    static final int RATE_CALLS = 1024;
 
     static final byte OBSERVING = 0;
     static final byte KEPT = 1;
@@ -91,6 +96,11 @@ final class AdaptiveExclusion {
     private final int[] decidedSlowCalls;
     /** Index = method id: calls in a row under the hot threshold the agent gave it; -1: not counted (no such threshold). */
     private final int[] underThreshold;
+    /** Index = method id: written calls of a kept method without a threshold, for its rate. */
+    private final int[] keptCalls;
+    /** Index = method id: System.nanoTime() at its last rate check (0: none yet). */
+    private final long[] rateChecks;
+    private final boolean enabled;
     private int excludedCount;
     private int thresholdedCount;
 
@@ -98,6 +108,7 @@ final class AdaptiveExclusion {
     AdaptiveExclusion(long[] thresholds, boolean enabled) {
         int n = thresholds.length;
         this.thresholds = thresholds;
+        this.enabled = enabled;
         this.states = new byte[n];
         if (!enabled) {
             java.util.Arrays.fill(states, KEPT);
@@ -110,6 +121,8 @@ final class AdaptiveExclusion {
         this.decidedSlowCalls = new int[n];
         this.underThreshold = new int[n];
         java.util.Arrays.fill(underThreshold, -1);
+        this.keptCalls = new int[n];
+        this.rateChecks = new long[n];
     }
 
     /**
@@ -196,6 +209,33 @@ final class AdaptiveExclusion {
         states[methodId] = EXCLUDED;
         excludedCount++;
         return DECIDED_FAST;
+    }
+
+    /**
+     * A written call of a kept method without a threshold of its own, at its exit: every {@link #RATE_CALLS}
+     * calls its rate is checked, and a method that became hot after it was kept (its windows came at
+     * warm-up, slower, or its callees' tracing made it look long) is given {@link #HOT_THRESHOLD_NANOS}
+     * like one found hot in a window: {@link #DECIDED_THRESHOLD} then (the caller writes the event), else
+     * {@link #UNDECIDED}. Costs an array increment; the clock is read once per {@link #RATE_CALLS} calls.
+     */
+    int keptCall(int methodId) {
+        if (!enabled || (++keptCalls[methodId] & (RATE_CALLS - 1)) != 0) {
+            return UNDECIDED;
+        }
+        return checkRate(methodId, System.nanoTime());
+    }
+
+    /** The rate check of {@link #keptCall} at {@code now}: hot if the last {@link #RATE_CALLS} calls came within as many ms. */
+    synchronized int checkRate(int methodId, long now) {
+        long last = rateChecks[methodId];
+        rateChecks[methodId] = now;
+        if (last == 0 || now - last >= RATE_CALLS * 1_000_000L || states[methodId] != KEPT || thresholds[methodId] >= 0) {
+            return UNDECIDED;
+        }
+        thresholds[methodId] = HOT_THRESHOLD_NANOS;
+        underThreshold[methodId] = 0;
+        thresholdedCount++;
+        return DECIDED_THRESHOLD;
     }
 
     /** Calls observed in the window of the method's last decision. */

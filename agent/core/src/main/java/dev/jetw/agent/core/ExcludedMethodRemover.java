@@ -4,49 +4,61 @@ import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * Removes the advice of methods adaptive exclusion excluded: every {@link #stepMillis} ms, on its own
- * daemon thread (never an application thread), it marks newly excluded methods uninstrumented and
- * retransforms, in one call (one safepoint), up to the step's share of {@code classesPerSecond} of
- * their classes, so that an excluded call no longer pays the dispatcher call and the JIT sees the
- * method's original, small body again. Calls running in the old code when a class is retransformed
- * still write their END. Rate: option uninstrumentRate (docs/agent-options.md).
+ * Removes the advice of methods that no longer need it: those adaptive exclusion excluded and those
+ * the method budget pushed out after they were instrumented. Every {@link #STEP_MILLIS} ms, on its
+ * own daemon thread (never an application thread), it marks the newly excluded methods uninstrumented
+ * and queues their classes; in batches, it retransforms in one call (one safepoint) the classes that
+ * have waited at least {@link #HOLD_NANOS}, so that such a call no longer pays the dispatcher and the
+ * JIT sees the method's original, small body again. Calls running in the old code when a class is
+ * retransformed still write their END. Rate: option uninstrumentRate (docs/agent-options.md).
  *
- * <p><b>Only once exclusions settle</b>: nothing is retransformed until no method has been newly
- * excluded for {@link #SETTLE_NANOS}. Each retransformation makes the JVM throw away the class's
- * compiled code and the JIT compile it again; while an application warms up, its classes' methods
- * are excluded one after another, and removing them as they come cost more CPU than the excluded
- * calls themselves (BENCHMARKS.md §7: at 200 classes a second, 12-15 s of CPU for a 60-round run
- * instead of 9-10 s with no removal). An excluded call costs one array read meanwhile.
+ * <p><b>Batches further and further apart.</b> Each retransformation makes the JVM throw away the
+ * compiled code that inlined the class's methods, and the JIT compile it again: on H2 one large caller
+ * ({@code MVMap.operate}, 95 KB of compiled code, 100-500 ms of C2 each time) was recompiled 14 times
+ * when classes were retransformed every second, and the compiler thread took 70 % of a CPU 20 s into
+ * the run. Waiting for exclusions to stop (an earlier design) did not work either: they kept trickling
+ * in (hot-fast), the first class was retransformed 15 s into the run and the excluded calls, ~1 billion
+ * per 1,000 rounds, cost the application half its speed (BENCHMARKS.md §7). So the first batch goes
+ * {@link #FIRST_BATCH_NANOS} after the first exclusion and the pause doubles after each batch, up to
+ * {@link #MAX_BATCH_NANOS}: a run of T seconds pays for about log2(T) recompilations of its large
+ * methods, and an excluded method keeps its advice at most about as long again as the run had lasted
+ * when it was excluded. A batch takes at most {@code classesPerSecond} classes for each second since
+ * the previous one. The hold lets a class collect the exclusions of its sibling methods first.
  */
 final class ExcludedMethodRemover implements Runnable {
 
     static final int DEFAULT_CLASSES_PER_SECOND = 200;
-    /** The shortest pause between two steps. */
-    static final long MIN_STEP_MILLIS = 100;
-    /** No new exclusion for this long before any retransformation. */
-    static final long SETTLE_NANOS = 2_000_000_000L;
+    /** Pause between two looks at the exclusions. */
+    static final long STEP_MILLIS = 1_000L;
+    /** A class waits this long after its first method was queued before it is retransformed. */
+    static final long HOLD_NANOS = 1_000_000_000L;
+    /** The pause before the first batch; it doubles after each batch. */
+    static final long FIRST_BATCH_NANOS = 1_000_000_000L;
+    static final long MAX_BATCH_NANOS = 64_000_000_000L;
 
     private final AdaptiveExclusion exclusion;
     private final MethodRegistry registry;
     private final Instrumenter instrumenter;
     private final Instrumentation inst;
-    /** Pause between steps, and classes retransformed per step at most: together {@code classesPerSecond}. */
-    final long stepMillis;
-    final int classesPerStep;
-    /** Index = method id: already marked (only this class's thread reads and writes it). */
+    /** Classes retransformed per second since the previous batch at most: the option's rate. */
+    final int classesPerSecond;
+    /** Index = method id: already queued (only this class's thread reads and writes it). */
     private final boolean[] handled;
-    /** Class names waiting for their retransformation, in the order their methods were excluded. */
-    private final Set<String> pending = new LinkedHashSet<>();
+    /** Class names waiting for their retransformation, with the System.nanoTime() they were queued at, oldest first. */
+    private final Map<String, Long> pending = new LinkedHashMap<>();
     private volatile boolean stopped;
     private volatile int classesRetransformed;
-    /** System.nanoTime() of the step that last found a newly excluded method. */
-    private long lastNewExclusion;
     private Thread thread;
+    /** System.nanoTime() before which no batch goes (0: not set yet), and the pause after the next batch: 1, 2, 4 ... s. */
+    private long nextBatch;
+    private long batchPause = 2 * FIRST_BATCH_NANOS;
+    private long lastBatch;
 
     ExcludedMethodRemover(AdaptiveExclusion exclusion, MethodRegistry registry, Instrumenter instrumenter, Instrumentation inst,
                           int maxMethods, int classesPerSecond) {
@@ -54,9 +66,7 @@ final class ExcludedMethodRemover implements Runnable {
         this.registry = registry;
         this.instrumenter = instrumenter;
         this.inst = inst;
-        // 200/s: a step of 20 classes every 100 ms; 5/s: one class every 200 ms.
-        this.stepMillis = Math.max(MIN_STEP_MILLIS, 1000L / Math.max(1, classesPerSecond));
-        this.classesPerStep = (int) Math.max(1L, classesPerSecond * stepMillis / 1000L);
+        this.classesPerSecond = Math.max(1, classesPerSecond);
         this.handled = new boolean[maxMethods + 1];
     }
 
@@ -88,7 +98,7 @@ final class ExcludedMethodRemover implements Runnable {
     public void run() {
         while (!stopped) {
             try {
-                Thread.sleep(stepMillis);
+                Thread.sleep(STEP_MILLIS);
             } catch (InterruptedException e) {
                 return;
             }
@@ -99,28 +109,52 @@ final class ExcludedMethodRemover implements Runnable {
     }
 
     /**
-     * One step at {@code now} ({@link System#nanoTime}): mark what was excluded since the last step;
-     * once exclusions have settled, retransform up to {@link #classesPerStep} classes. Returns how many
-     * classes it asked the JVM to retransform.
+     * One step at {@code now} ({@link System#nanoTime}): queue the classes of methods excluded or pushed out
+     * of the budget since the last step; if a batch is due, retransform the classes queued at least
+     * {@link #HOLD_NANOS} ago, at most {@link #classesPerSecond} for each second since the previous batch.
+     * Returns how many classes it asked the JVM to retransform.
      */
     int step(long now) {
         int n = registry.idCount(); // every id handed out: a method pushed out of the budget keeps its id
         for (int id = 1; id <= n; id++) {
-            if (!handled[id] && exclusion.states[id] == AdaptiveExclusion.EXCLUDED) {
+            if (handled[id]) {
+                continue;
+            }
+            boolean excluded = exclusion.states[id] == AdaptiveExclusion.EXCLUDED;
+            if (excluded || registry.isEvicted(id)) {
                 handled[id] = true;
-                registry.uninstrument(id);
-                pending.add(registry.entry(id).className);
-                lastNewExclusion = now;
+                if (excluded) {
+                    registry.uninstrument(id);
+                }
+                pending.putIfAbsent(registry.entry(id).className, now);
             }
         }
-        if (pending.isEmpty() || now - lastNewExclusion < SETTLE_NANOS) {
+        if (pending.isEmpty()) {
             return 0;
         }
+        if (nextBatch == 0) {
+            nextBatch = now + FIRST_BATCH_NANOS;
+            lastBatch = now;
+        }
+        if (now - nextBatch < 0) {
+            return 0;
+        }
+        long most = Math.max(1L, classesPerSecond * Math.max(1L, (now - lastBatch) / 1_000_000_000L));
         Set<String> names = new HashSet<>();
-        for (Iterator<String> it = pending.iterator(); it.hasNext() && names.size() < classesPerStep; ) {
-            names.add(it.next());
+        for (Iterator<Map.Entry<String, Long>> it = pending.entrySet().iterator(); it.hasNext() && names.size() < most; ) {
+            Map.Entry<String, Long> e = it.next();
+            if (now - e.getValue() < HOLD_NANOS) {
+                break; // oldest first: the rest were queued later still
+            }
+            names.add(e.getKey());
             it.remove();
         }
+        if (names.isEmpty()) {
+            return 0;
+        }
+        lastBatch = now;
+        nextBatch = now + batchPause;
+        batchPause = Math.min(MAX_BATCH_NANOS, batchPause * 2);
         List<Class<?>> classes = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
             if (names.contains(c.getName()) && inst.isModifiableClass(c)) {

@@ -151,6 +151,11 @@ final class MethodRegistry {
         return uninstrumented[id];
     }
 
+    /** True for a method the budget pushed out after it was registered (its class may still carry its advice). */
+    synchronized boolean isEvicted(int id) {
+        return id > 0 && id < entries.size() && entries.get(id).evicted;
+    }
+
     /** The largest method id this registry hands out: the size of every per-method array. */
     int capacity() {
         return levels.length - 1;

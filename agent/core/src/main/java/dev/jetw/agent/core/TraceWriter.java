@@ -147,6 +147,9 @@ final class TraceWriter implements CallHandler {
                         == AdaptiveExclusion.DECIDED_FAST) {
                     writeExclusion(c, methodId, JetwSchema.EXCLUSION_HOT_FAST, AdaptiveExclusion.HOT_THRESHOLD_NANOS);
                 }
+            } else if (thresholds[methodId] < 0 && exclusion.keptCall(methodId) == AdaptiveExclusion.DECIDED_THRESHOLD) {
+                writeExclusion(c, methodId, JetwSchema.EXCLUSION_HOT_THRESHOLD + Durations.format(AdaptiveExclusion.HOT_THRESHOLD_NANOS),
+                        AdaptiveExclusion.SHORT_NANOS);
             }
             int instanceId = c.instanceIds[frame];
             if ((flags & ThreadContext.START_WRITTEN) == 0) {

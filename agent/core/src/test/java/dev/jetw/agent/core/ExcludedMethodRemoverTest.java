@@ -4,11 +4,15 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The remover's pace and which excluded methods it takes the advice from (no class is retransformed here). */
+/** The remover's pace and which methods it takes the advice from (no class is really retransformed here). */
 class ExcludedMethodRemoverTest {
 
     /** An Instrumentation with no loaded class: the step marks methods but has nothing to retransform. */
@@ -20,21 +24,6 @@ class ExcludedMethodRemoverTest {
     private static ExcludedMethodRemover remover(AdaptiveExclusion x, MethodRegistry r, int rate) {
         Instrumentation inst = noClasses();
         return new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, null, false), inst, r.capacity(), rate);
-    }
-
-    @Test
-    void theRateIsSpreadOverShortSteps() {
-        MethodRegistry r = new MethodRegistry(10, AgentOptions.parse("include=a.**").rules);
-        AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
-        ExcludedMethodRemover byDefault = remover(x, r, ExcludedMethodRemover.DEFAULT_CLASSES_PER_SECOND);
-        assertEquals(100, byDefault.stepMillis);
-        assertEquals(20, byDefault.classesPerStep, "200 classes a second: 20 every 100 ms");
-        ExcludedMethodRemover slow = remover(x, r, 5);
-        assertEquals(200, slow.stepMillis);
-        assertEquals(1, slow.classesPerStep, "5 a second: one every 200 ms");
-        ExcludedMethodRemover fast = remover(x, r, 1000);
-        assertEquals(100, fast.stepMillis);
-        assertEquals(100, fast.classesPerStep);
     }
 
     @Test
@@ -59,33 +48,104 @@ class ExcludedMethodRemoverTest {
         assertTrue(r.isUninstrumented(last), "its next retransformation leaves it out");
     }
 
-    @Test
-    void nothingIsRetransformedUntilExclusionsSettle() {
-        MethodRegistry r = new MethodRegistry(10, AgentOptions.parse("include=java.lang.**").rules);
-        int first = r.register("java.lang.String", "length", "()I", 4, -1L, 0);
-        int second = r.register("java.lang.Integer", "intValue", "()I", 4, -1L, 0);
-        AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
-        Instrumentation inst = (Instrumentation) Proxy.newProxyInstance(Instrumentation.class.getClassLoader(),
+    /** An Instrumentation whose loaded classes are {@code loaded}; every retransformation it is asked for is recorded. */
+    private static Instrumentation loaded(List<List<Class<?>>> retransformed, Class<?>... loaded) {
+        return (Instrumentation) Proxy.newProxyInstance(Instrumentation.class.getClassLoader(),
                 new Class<?>[] {Instrumentation.class}, (proxy, method, args) -> {
                     switch (method.getName()) {
                         case "getAllLoadedClasses":
-                            return new Class<?>[] {String.class, Integer.class};
+                            return loaded;
                         case "isModifiableClass":
                             return true;
+                        case "retransformClasses":
+                            retransformed.add(Arrays.asList((Class<?>[]) args[0]));
+                            return null;
                         default:
-                            return null; // retransformClasses: done
+                            return null;
                     }
                 });
+    }
+
+    @Test
+    void batchesComeFurtherAndFurtherApartAndEachClassWaitsItsHold() {
+        MethodRegistry r = new MethodRegistry(10, AgentOptions.parse("include=java.lang.**").rules);
+        int first = r.register("java.lang.String", "length", "()I", 4, -1L, 0);
+        int sibling = r.register("java.lang.String", "isEmpty", "()Z", 4, -1L, 0);
+        int second = r.register("java.lang.Integer", "intValue", "()I", 4, -1L, 0);
+        int third = r.register("java.lang.Long", "longValue", "()J", 4, -1L, 0);
+        AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
+        List<List<Class<?>>> calls = new ArrayList<>();
+        Instrumentation inst = loaded(calls, String.class, Integer.class, Long.class);
         ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, null, false), inst, r.capacity(), 20);
+        long s = 1_000_000_000L;
+        assertEquals(s, ExcludedMethodRemover.HOLD_NANOS);
+        assertEquals(s, ExcludedMethodRemover.FIRST_BATCH_NANOS);
         exclude(x, first);
-        long s = ExcludedMethodRemover.SETTLE_NANOS;
-        assertEquals(0, m.step(0L), "just excluded: wait");
+        assertEquals(0, m.step(0L), "just excluded: its class waits");
+        exclude(x, sibling);
         exclude(x, second);
-        assertEquals(0, m.step(s - 1), "another exclusion: the wait starts again");
-        assertEquals(0, m.step(2 * s - 2), "still within the wait since the second exclusion");
-        assertEquals(2, m.step(2 * s), "settled: both classes in one retransformation");
-        assertEquals(2, m.classesRetransformed());
-        assertEquals(0, m.step(3 * s), "nothing left");
+        assertEquals(0, m.step(s / 2), "still within String's hold");
+        assertTrue(r.isUninstrumented(sibling), "a sibling excluded meanwhile is marked, to leave with the same retransformation");
+        assertEquals(1, m.step(s), "the first batch: String's hold is over; Integer's, queued later, is not");
+        assertEquals(Collections.singletonList(Collections.singletonList(String.class)), calls);
+        exclude(x, third);
+        assertEquals(0, m.step(2 * s), "Integer is ready, but the next batch is due 2 s after the first");
+        assertEquals(0, m.step(3 * s - 1));
+        assertEquals(2, m.step(3 * s), "the second batch takes every class ready, in one call");
+        assertEquals(Arrays.asList(Integer.class, Long.class), calls.get(1));
+        assertEquals(3, m.classesRetransformed());
+        int late = r.register("java.lang.Short", "shortValue", "()S", 4, -1L, 0);
+        exclude(x, late);
+        assertEquals(0, m.step(7 * s - 1), "queued (Short is not loaded here anyway), and the pause is now 4 s");
+        assertEquals(0, m.step(7 * s), "the third batch finds no loaded class of that name: nothing asked");
+        assertEquals(2, calls.size());
+    }
+
+    @Test
+    void aBatchTakesNoMoreClassesThanTheRateForEachSecondSinceThePrevious() {
+        MethodRegistry r = new MethodRegistry(10, AgentOptions.parse("include=java.lang.**").rules);
+        int a = r.register("java.lang.String", "length", "()I", 4, -1L, 0);
+        int b = r.register("java.lang.Integer", "intValue", "()I", 4, -1L, 0);
+        int c = r.register("java.lang.Long", "longValue", "()J", 4, -1L, 0);
+        AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
+        List<List<Class<?>>> calls = new ArrayList<>();
+        Instrumentation inst = loaded(calls, String.class, Integer.class, Long.class);
+        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, null, false), inst, r.capacity(), 1);
+        exclude(x, a);
+        exclude(x, b);
+        exclude(x, c);
+        long s = 1_000_000_000L;
+        m.step(0L);
+        assertEquals(1, m.step(s), "rate 1, 1 s since the queue started: one class");
+        assertEquals(2, m.step(3 * s), "2 s since that batch: two");
+        assertEquals(3, m.classesRetransformed());
+    }
+
+    @Test
+    void aMethodPushedOutOfTheBudgetLosesTheAdviceItWasGiven() {
+        // Budget 1: a second method of smaller name hash pushes the first out; the first's class still has its advice.
+        MethodRegistry r = new MethodRegistry(1, AgentOptions.parse("include=java.lang.**,maxMethods=1").rules);
+        int kept = 0;
+        int pushedOut = 0;
+        String[] names = {"length", "isEmpty", "hashCode", "trim", "intern", "strip", "lines", "chars"};
+        for (String name : names) {
+            int id = r.register("java.lang.String", name, "()V", 4, -1L, 0);
+            if (id != 0 && kept != 0 && r.isEvicted(kept)) {
+                pushedOut = kept;
+            }
+            if (id != 0) {
+                kept = id;
+            }
+        }
+        assertTrue(pushedOut != 0, "some registered method was pushed out by a later one");
+        AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
+        List<List<Class<?>>> calls = new ArrayList<>();
+        Instrumentation inst = loaded(calls, String.class);
+        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, null, false), inst, r.capacity(), 20);
+        m.step(0L);
+        assertEquals(1, m.step(ExcludedMethodRemover.HOLD_NANOS), "its class is retransformed without it, though it was never excluded");
+        assertEquals(Collections.singletonList(Collections.singletonList(String.class)), calls);
+        assertEquals(AdaptiveExclusion.OBSERVING, x.states[pushedOut]);
     }
 
     private static void exclude(AdaptiveExclusion x, int id) {

@@ -43,8 +43,8 @@ class TrivialMethodsTest {
     }
 
     @Test
-    void findsGettersSettersAndConstantsButNotCallsLoopsOrLocks() throws IOException {
-        assertEquals(new TreeSet<>(Arrays.asList("value()I", "set(I)V", "seven()I")),
+    void findsGettersSettersConstantsAndTestsButNotCallsLoopsOrLocks() throws IOException {
+        assertEquals(new TreeSet<>(Arrays.asList("value()I", "set(I)V", "seven()I", "positive()Z", "sign(I)I")),
                 new TreeSet<>(TrivialMethods.of(classFile(Tiny.class))));
     }
 
@@ -77,7 +77,7 @@ class TrivialMethodsTest {
     private static long runTiny() {
         Tiny t = new Tiny();
         t.set(3);
-        return t.value() + Tiny.seven() + t.withCall() + t.withLoop(3) + t.locked();
+        return t.value() + Tiny.seven() + t.withCall() + t.withLoop(3) + t.locked() + (t.positive() ? 1 : 0) + t.sign(2);
     }
 
     private static List<String> trivialRecords(RecordingBackend b) {
@@ -101,8 +101,8 @@ class TrivialMethodsTest {
         String status = AgentMain.run("command=status", AgentHarness.inst(), null);
         AgentHarness.detach();
         assertEquals(new HashSet<>(Arrays.asList("withCall", "withLoop", "locked")), tracedMethods(b), "sum " + sum);
-        assertTrue(status.contains("3 instrumented, 0 left out") && status.contains("3 trivial not instrumented"), status);
-        assertEquals(Arrays.asList(JetwSchema.EXCLUSION_TRIVIAL + "3 methods of rule testapp.Tin*@4 not instrumented"), trivialRecords(b));
+        assertTrue(status.contains("3 instrumented, 0 left out") && status.contains("5 trivial not instrumented"), status);
+        assertEquals(Arrays.asList(JetwSchema.EXCLUSION_TRIVIAL + "5 methods of rule testapp.Tin*@4 not instrumented"), trivialRecords(b));
     }
 
     @Test
@@ -111,7 +111,7 @@ class TrivialMethodsTest {
         AgentHarness.attach(b, dir, "include=testapp.Tin*,adaptive=false,trivial=trace");
         runTiny();
         AgentHarness.detach();
-        assertEquals(new HashSet<>(Arrays.asList("value", "set", "seven", "withCall", "withLoop", "locked")), tracedMethods(b));
+        assertEquals(new HashSet<>(Arrays.asList("value", "set", "seven", "positive", "sign", "withCall", "withLoop", "locked")), tracedMethods(b));
         assertEquals(new ArrayList<String>(), trivialRecords(b), "nothing left out, nothing reported");
     }
 
@@ -121,7 +121,7 @@ class TrivialMethodsTest {
         AgentHarness.attach(b, dir, "include=testapp.Tiny,adaptive=false");
         runTiny();
         AgentHarness.detach();
-        assertEquals(new HashSet<>(Arrays.asList("value", "set", "seven", "withCall", "withLoop", "locked")), tracedMethods(b));
+        assertEquals(new HashSet<>(Arrays.asList("value", "set", "seven", "positive", "sign", "withCall", "withLoop", "locked")), tracedMethods(b));
     }
 
     @Test
