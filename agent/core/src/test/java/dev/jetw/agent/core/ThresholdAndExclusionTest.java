@@ -230,6 +230,50 @@ class ThresholdAndExclusionTest {
     }
 
     @Test
+    void aMethodKeptWhileSlowlyCalledIsGivenTheHotThresholdOnceItIsCalledOften() {
+        RecordingBackend b = new RecordingBackend();
+        AgentHarness.attach(b, dir, "include=testapp.Getters");
+        Getters g = new Getters();
+        long sum = 0;
+        // Observed while called about 900 times a second (a call every 1.1 ms or more): never hot, kept after its windows.
+        int observed = AdaptiveExclusion.MAX_WINDOWS * AdaptiveExclusion.WINDOW;
+        for (int i = 0; i < observed; i++) {
+            sum += g.spin();
+            long until = System.nanoTime() + 1_100_000L;
+            while (System.nanoTime() - until < 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+            }
+        }
+        String kept = AgentMain.run("command=status", AgentHarness.inst(), null);
+        // Then called back to back (20 us a call): the rate check every RATE_CALLS kept calls finds it hot.
+        int fast = 4 * AdaptiveExclusion.RATE_CALLS;
+        for (int i = 0; i < fast; i++) {
+            sum += g.spin();
+        }
+        String status = AgentMain.run("command=status", AgentHarness.inst(), null);
+        AgentHarness.detach();
+        assertTrue(kept.contains("methods thresholded: 0 "), kept);
+        assertTrue(status.contains("methods thresholded: 1 (adaptive: hot, given threshold 1ms)"), status);
+        List<RecordingBackend.Event> events = b.snapshot();
+        Map<Integer, String> names = methodNames(events);
+        long starts = calls(events, EventType.START).stream().filter(e -> names.get(le(e.payload).getInt()).equals("Getters.spin")).count();
+        // Every observed call, the kept calls up to the second rate check, then only calls of 1 ms or more
+        // (a 20 us call lasts that long only when its thread is descheduled: a few at most, never the rest).
+        long expected = observed + 2L * AdaptiveExclusion.RATE_CALLS;
+        assertTrue(starts >= expected && starts < expected + 100, "written: " + starts + ", expected about " + expected + " (sum " + sum + ")");
+        List<String> reasons = new ArrayList<>();
+        for (RecordingBackend.Event e : events) {
+            if (e.classIndex == JetwSchema.METHOD_EXCLUSION_INDEX) {
+                ByteBuffer p = le(e.payload);
+                assertEquals("Getters.spin", names.get(p.getInt()));
+                p.position(20);
+                reasons.add(TraceModel.utf16z(p));
+            }
+        }
+        assertEquals(Arrays.asList(JetwSchema.EXCLUSION_HOT_THRESHOLD + "1ms"), reasons, "the trace says why its short calls stopped");
+    }
+
+    @Test
     void anExplicitThresholdOrAdaptiveFalseGivesNoHotMethodAThreshold() {
         for (String options : new String[] {"include=testapp.Getters,threshold=0", "include=testapp.Getters@0",
                                              "include=testapp.Getters,adaptive=false"}) {
