@@ -25,10 +25,12 @@ import java.util.Set;
  * the run. Waiting for exclusions to stop (an earlier design) did not work either: they kept trickling
  * in (hot-fast), the first class was retransformed 15 s into the run and the excluded calls, ~1 billion
  * per 1,000 rounds, cost the application half its speed (BENCHMARKS.md §7). So the first batch goes
- * {@link #FIRST_BATCH_NANOS} after the first exclusion and the pause doubles after each batch, up to
- * {@link #MAX_BATCH_NANOS}: a run of T seconds pays for about log2(T) recompilations of its large
- * methods, and an excluded method keeps its advice at most about as long again as the run had lasted
- * when it was excluded. A batch takes at most {@code classesPerSecond} classes for each second since
+ * {@link #FIRST_BATCH_NANOS} after the first exclusion, when most of a warm-up's exclusions have come, and
+ * each pause is {@link #PAUSE_GROWTH} times the one before, up to {@link #MAX_BATCH_NANOS}: a run pays for a
+ * few rounds of recompilation of its large methods (about log4 of its length), and an excluded method keeps
+ * its advice at most a few times as long as the run had lasted when it was excluded. On H2 this schedule
+ * took C2's time over a 6,000-round run from 21.6 s (a first batch after 1 s, pauses doubling) to 16.0 s
+ * (means of 4 runs). A batch takes at most {@code classesPerSecond} classes for each second since
  * the previous one. The hold lets a class collect the exclusions of its sibling methods first.
  */
 final class ExcludedMethodRemover implements Runnable {
@@ -38,8 +40,10 @@ final class ExcludedMethodRemover implements Runnable {
     static final long STEP_MILLIS = 1_000L;
     /** A class waits this long after its first method was queued before it is retransformed. */
     static final long HOLD_NANOS = 1_000_000_000L;
-    /** The pause before the first batch; it doubles after each batch. */
-    static final long FIRST_BATCH_NANOS = 1_000_000_000L;
+    /** The pause before the first batch (from the first exclusion); after it, the pause is this times {@link #PAUSE_GROWTH}. */
+    static final long FIRST_BATCH_NANOS = 2_000_000_000L;
+    /** Each pause is this many times the one before: batches at 2, 10, 42, 106 ... s, then every {@link #MAX_BATCH_NANOS}. */
+    static final int PAUSE_GROWTH = 4;
     static final long MAX_BATCH_NANOS = 64_000_000_000L;
 
     private final AdaptiveExclusion exclusion;
@@ -55,9 +59,9 @@ final class ExcludedMethodRemover implements Runnable {
     private volatile boolean stopped;
     private volatile int classesRetransformed;
     private Thread thread;
-    /** System.nanoTime() before which no batch goes (0: not set yet), and the pause after the next batch: 1, 2, 4 ... s. */
+    /** System.nanoTime() before which no batch goes (0: not set yet), and the pause after the next batch: 8, 32, 64 ... s. */
     private long nextBatch;
-    private long batchPause = 2 * FIRST_BATCH_NANOS;
+    private long batchPause = PAUSE_GROWTH * FIRST_BATCH_NANOS;
     private long lastBatch;
 
     ExcludedMethodRemover(AdaptiveExclusion exclusion, MethodRegistry registry, Instrumenter instrumenter, Instrumentation inst,
@@ -154,7 +158,7 @@ final class ExcludedMethodRemover implements Runnable {
         }
         lastBatch = now;
         nextBatch = now + batchPause;
-        batchPause = Math.min(MAX_BATCH_NANOS, batchPause * 2);
+        batchPause = Math.min(MAX_BATCH_NANOS, batchPause * PAUSE_GROWTH);
         List<Class<?>> classes = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
             if (names.contains(c.getName()) && inst.isModifiableClass(c)) {

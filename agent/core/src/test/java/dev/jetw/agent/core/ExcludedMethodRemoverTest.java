@@ -79,25 +79,26 @@ class ExcludedMethodRemoverTest {
         ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, null, false), inst, r.capacity(), 20);
         long s = 1_000_000_000L;
         assertEquals(s, ExcludedMethodRemover.HOLD_NANOS);
-        assertEquals(s, ExcludedMethodRemover.FIRST_BATCH_NANOS);
+        assertEquals(2 * s, ExcludedMethodRemover.FIRST_BATCH_NANOS);
+        assertEquals(4, ExcludedMethodRemover.PAUSE_GROWTH);
         exclude(x, first);
         assertEquals(0, m.step(0L), "just excluded: its class waits");
         exclude(x, sibling);
-        exclude(x, second);
-        assertEquals(0, m.step(s / 2), "still within String's hold");
+        assertEquals(0, m.step(s), "String's hold is over, but the first batch is due 2 s after the first exclusion");
         assertTrue(r.isUninstrumented(sibling), "a sibling excluded meanwhile is marked, to leave with the same retransformation");
-        assertEquals(1, m.step(s), "the first batch: String's hold is over; Integer's, queued later, is not");
+        exclude(x, second);
+        assertEquals(1, m.step(2 * s), "the first batch: String; Integer, queued at 2 s, still waits its hold");
         assertEquals(Collections.singletonList(Collections.singletonList(String.class)), calls);
         exclude(x, third);
-        assertEquals(0, m.step(2 * s), "Integer is ready, but the next batch is due 2 s after the first");
-        assertEquals(0, m.step(3 * s - 1));
-        assertEquals(2, m.step(3 * s), "the second batch takes every class ready, in one call");
+        assertEquals(0, m.step(4 * s), "Integer and Long are ready, but the next batch is due 8 s after the first");
+        assertEquals(0, m.step(10 * s - 1));
+        assertEquals(2, m.step(10 * s), "the second batch takes every class ready, in one call");
         assertEquals(Arrays.asList(Integer.class, Long.class), calls.get(1));
         assertEquals(3, m.classesRetransformed());
         int late = r.register("java.lang.Short", "shortValue", "()S", 4, -1L, 0);
         exclude(x, late);
-        assertEquals(0, m.step(7 * s - 1), "queued (Short is not loaded here anyway), and the pause is now 4 s");
-        assertEquals(0, m.step(7 * s), "the third batch finds no loaded class of that name: nothing asked");
+        assertEquals(0, m.step(42 * s - 1), "queued (Short is not loaded here anyway), and the pause is now 32 s");
+        assertEquals(0, m.step(42 * s), "the third batch finds no loaded class of that name: nothing asked");
         assertEquals(2, calls.size());
     }
 
@@ -116,8 +117,8 @@ class ExcludedMethodRemoverTest {
         exclude(x, c);
         long s = 1_000_000_000L;
         m.step(0L);
-        assertEquals(1, m.step(s), "rate 1, 1 s since the queue started: one class");
-        assertEquals(2, m.step(3 * s), "2 s since that batch: two");
+        assertEquals(2, m.step(2 * s), "rate 1, 2 s since the queue started: two classes");
+        assertEquals(1, m.step(10 * s), "the third a batch later");
         assertEquals(3, m.classesRetransformed());
     }
 
@@ -143,7 +144,7 @@ class ExcludedMethodRemoverTest {
         Instrumentation inst = loaded(calls, String.class);
         ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, null, false), inst, r.capacity(), 20);
         m.step(0L);
-        assertEquals(1, m.step(ExcludedMethodRemover.HOLD_NANOS), "its class is retransformed without it, though it was never excluded");
+        assertEquals(1, m.step(ExcludedMethodRemover.FIRST_BATCH_NANOS), "its class is retransformed without it, though it was never excluded");
         assertEquals(Collections.singletonList(Collections.singletonList(String.class)), calls);
         assertEquals(AdaptiveExclusion.OBSERVING, x.states[pushedOut]);
     }
