@@ -122,7 +122,8 @@ final class Agent {
         sb.append("methods excluded:    ").append(exclusion.excludedCount())
                 .append(options.adaptive ? " (adaptive: hot and short)" : " (adaptive=false)");
         if (remover != null) {
-            sb.append(", ").append(remover.classesRetransformed()).append(" classes retransformed without their advice");
+            sb.append(", ").append(remover.classesRetransformed()).append(" classes retransformed without their advice")
+                    .append(remover.waiting(System.nanoTime()));
         }
         sb.append('\n');
         sb.append("methods thresholded: ").append(exclusion.thresholdedCount()).append(" (adaptive: hot, given threshold ")

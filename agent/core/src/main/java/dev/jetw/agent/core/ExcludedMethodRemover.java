@@ -58,6 +58,9 @@ final class ExcludedMethodRemover implements Runnable {
     private final Map<String, Long> pending = new LinkedHashMap<>();
     private volatile boolean stopped;
     private volatile int classesRetransformed;
+    /** For status: classes queued, and System.nanoTime() of the next batch (0: none due yet). */
+    private volatile int classesWaiting;
+    private volatile long nextBatchAt;
     private Thread thread;
     /** System.nanoTime() before which no batch goes (0: not set yet), and the pause after the next batch: 8, 32, 64 ... s. */
     private long nextBatch;
@@ -98,6 +101,17 @@ final class ExcludedMethodRemover implements Runnable {
         return classesRetransformed;
     }
 
+    /** For status: ", N waiting for the next batch (in S s)" (or "(due)": at the next step, once their hold is over) while classes wait, else "". */
+    String waiting(long now) {
+        int n = classesWaiting;
+        long at = nextBatchAt;
+        if (n == 0) {
+            return "";
+        }
+        long seconds = at == 0 ? 0 : Math.max(0L, (at - now + 999_999_999L) / 1_000_000_000L);
+        return ", " + n + " waiting for the next batch (" + (seconds == 0 ? "due" : "in " + seconds + " s") + ")";
+    }
+
     @Override
     public void run() {
         while (!stopped) {
@@ -133,6 +147,7 @@ final class ExcludedMethodRemover implements Runnable {
                 pending.putIfAbsent(registry.entry(id).className, now);
             }
         }
+        classesWaiting = pending.size();
         if (pending.isEmpty()) {
             return 0;
         }
@@ -140,6 +155,7 @@ final class ExcludedMethodRemover implements Runnable {
             nextBatch = now + FIRST_BATCH_NANOS;
             lastBatch = now;
         }
+        nextBatchAt = nextBatch;
         if (now - nextBatch < 0) {
             return 0;
         }
@@ -159,6 +175,8 @@ final class ExcludedMethodRemover implements Runnable {
         lastBatch = now;
         nextBatch = now + batchPause;
         batchPause = Math.min(MAX_BATCH_NANOS, batchPause * PAUSE_GROWTH);
+        classesWaiting = pending.size();
+        nextBatchAt = nextBatch;
         List<Class<?>> classes = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
             if (names.contains(c.getName()) && inst.isModifiableClass(c)) {

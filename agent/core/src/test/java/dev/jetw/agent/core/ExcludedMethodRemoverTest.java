@@ -91,10 +91,12 @@ class ExcludedMethodRemoverTest {
         assertEquals(Collections.singletonList(Collections.singletonList(String.class)), calls);
         exclude(x, third);
         assertEquals(0, m.step(4 * s), "Integer and Long are ready, but the next batch is due 8 s after the first");
+        assertEquals(", 2 waiting for the next batch (in 6 s)", m.waiting(4 * s), "status says what waits and till when");
         assertEquals(0, m.step(10 * s - 1));
         assertEquals(2, m.step(10 * s), "the second batch takes every class ready, in one call");
         assertEquals(Arrays.asList(Integer.class, Long.class), calls.get(1));
         assertEquals(3, m.classesRetransformed());
+        assertEquals("", m.waiting(10 * s), "nothing waits");
         int late = r.register("java.lang.Short", "shortValue", "()S", 4, -1L, 0);
         exclude(x, late);
         assertEquals(0, m.step(42 * s - 1), "queued (Short is not loaded here anyway), and the pause is now 32 s");
