@@ -55,6 +55,12 @@ final class MethodRegistry {
     final long[] thresholds;
     /** Index = method id: true once the method's advice is to be left out when its class is (re)transformed. */
     private final boolean[] uninstrumented;
+    /**
+     * Index = method id: pushed out of the budget. Written under this object's lock, read without it by
+     * the remover once a second for every id (a late read only delays it a step; a lock per id would cost
+     * it a lock a method at every look).
+     */
+    private final boolean[] evicted;
     private final List<Entry> entries = new ArrayList<>();
     private final Map<String, Integer> ids = new HashMap<>();
     private int live;
@@ -73,6 +79,7 @@ final class MethodRegistry {
         entries.add(null); // id 0
         this.thresholds = new long[capacity + 1];
         this.uninstrumented = new boolean[capacity + 1];
+        this.evicted = new boolean[capacity + 1];
     }
 
     /**
@@ -105,6 +112,7 @@ final class MethodRegistry {
         }
         if (out != null) {
             out.evicted = true;
+            evicted[out.id] = true;
             levels[out.id] = 0;
             live--;
         }
@@ -152,8 +160,8 @@ final class MethodRegistry {
     }
 
     /** True for a method the budget pushed out after it was registered (its class may still carry its advice). */
-    synchronized boolean isEvicted(int id) {
-        return id > 0 && id < entries.size() && entries.get(id).evicted;
+    boolean isEvicted(int id) {
+        return id > 0 && id < evicted.length && evicted[id];
     }
 
     /** The largest method id this registry hands out: the size of every per-method array. */
