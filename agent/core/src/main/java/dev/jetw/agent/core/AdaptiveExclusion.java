@@ -157,10 +157,7 @@ final class AdaptiveExclusion {
         }
         int decided = UNDECIDED;
         if (thresholds[methodId] < 0 && now - windowStarts[methodId] < HOT_WINDOW_NANOS) {
-            thresholds[methodId] = HOT_THRESHOLD_NANOS;
-            underThreshold[methodId] = 0;
-            thresholdedCount++;
-            decided = DECIDED_THRESHOLD;
+            decided = giveHotThreshold(methodId);
         }
         if (++windows[methodId] < MAX_WINDOWS) {
             calls[methodId] = 0; // observe another window
@@ -232,6 +229,11 @@ final class AdaptiveExclusion {
         if (last == 0 || now - last >= RATE_CALLS * 1_000_000L || states[methodId] != KEPT || thresholds[methodId] >= 0) {
             return UNDECIDED;
         }
+        return giveHotThreshold(methodId);
+    }
+
+    /** Gives a hot method without a threshold of its own {@link #HOT_THRESHOLD_NANOS}; its run of calls under it starts. */
+    private int giveHotThreshold(int methodId) {
         thresholds[methodId] = HOT_THRESHOLD_NANOS;
         underThreshold[methodId] = 0;
         thresholdedCount++;

@@ -70,12 +70,12 @@ final class Glob {
         return pattern.matcher(name).matches();
     }
 
-    /** The text before the first wildcard, e.g. "java.util." for "java.util.**". */
     /** True when the glob has no wildcard: it names exactly one class or method. */
     boolean isLiteral() {
         return literalPrefix.equals(text);
     }
 
+    /** The text before the first wildcard, e.g. "java.util." for "java.util.**". */
     String literalPrefix() {
         return literalPrefix;
     }

@@ -28,8 +28,6 @@ final class MethodRegistry {
         final String descriptor;
         final int group;
         final long rank;
-        /** Pushed out of its rule's share: no longer instrumented. */
-        boolean evicted;
 
         Entry(String className, String methodName, String descriptor, int group) {
             this.className = className;
@@ -56,9 +54,9 @@ final class MethodRegistry {
     /** Index = method id: true once the method's advice is to be left out when its class is (re)transformed. */
     private final boolean[] uninstrumented;
     /**
-     * Index = method id: pushed out of the budget. Written under this object's lock, read without it by
-     * the remover once a second for every id (a late read only delays it a step; a lock per id would cost
-     * it a lock a method at every look).
+     * Index = method id: pushed out of its rule's share, no longer instrumented. Written under this object's
+     * lock, read without it by the remover once a second for every id (a late read only delays it a step; a
+     * lock per id would cost it a lock a method at every look).
      */
     private final boolean[] evicted;
     private final List<Entry> entries = new ArrayList<>();
@@ -91,7 +89,7 @@ final class MethodRegistry {
         Entry e = new Entry(className, methodName, descriptor, group);
         Integer known = ids.get(e.key());
         if (known != null) {
-            return entries.get(known).evicted ? 0 : known;
+            return evicted[known] ? 0 : known;
         }
         if (entries.size() >= levels.length) {
             if (!idsExhaustedReported) {
@@ -111,7 +109,6 @@ final class MethodRegistry {
             return 0;
         }
         if (out != null) {
-            out.evicted = true;
             evicted[out.id] = true;
             levels[out.id] = 0;
             live--;
@@ -214,7 +211,7 @@ final class MethodRegistry {
     synchronized List<String> instrumented() {
         List<String> l = new ArrayList<>();
         for (int id = 1; id < entries.size(); id++) {
-            if (!entries.get(id).evicted) {
+            if (!evicted[id]) {
                 l.add(entries.get(id).key());
             }
         }

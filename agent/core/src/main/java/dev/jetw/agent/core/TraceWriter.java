@@ -38,6 +38,9 @@ final class TraceWriter implements CallHandler {
     private static final int START_PAYLOAD = 4;
     /** END of a normal return: u32 methodId, then "" as UTF-16Z (one u16 zero). */
     private static final int RETURN_PAYLOAD = 6;
+    /** The MethodExclusion reason of a hot method given the agent's threshold. */
+    private static final String HOT_THRESHOLD_REASON =
+            JetwSchema.EXCLUSION_HOT_THRESHOLD + Durations.format(AdaptiveExclusion.HOT_THRESHOLD_NANOS);
 
     private final ClassicProvider provider;
     private final byte[] levels;
@@ -139,8 +142,7 @@ final class TraceWriter implements CallHandler {
                         int decided = exclusion.observe(methodId, duration, now);
                         if (decided != AdaptiveExclusion.UNDECIDED) {
                             writeExclusion(c, methodId, decided == AdaptiveExclusion.DECIDED_EXCLUDED ? JetwSchema.EXCLUSION_HOT_SHORT
-                                    : JetwSchema.EXCLUSION_HOT_THRESHOLD + Durations.format(AdaptiveExclusion.HOT_THRESHOLD_NANOS),
-                                    AdaptiveExclusion.SHORT_NANOS);
+                                    : HOT_THRESHOLD_REASON, AdaptiveExclusion.SHORT_NANOS);
                         }
                     }
                 } else if (exclusion.timedKeptCall(methodId, duration >= thresholds[methodId])
@@ -148,8 +150,7 @@ final class TraceWriter implements CallHandler {
                     writeExclusion(c, methodId, JetwSchema.EXCLUSION_HOT_FAST, AdaptiveExclusion.HOT_THRESHOLD_NANOS);
                 }
             } else if (thresholds[methodId] < 0 && exclusion.keptCall(methodId) == AdaptiveExclusion.DECIDED_THRESHOLD) {
-                writeExclusion(c, methodId, JetwSchema.EXCLUSION_HOT_THRESHOLD + Durations.format(AdaptiveExclusion.HOT_THRESHOLD_NANOS),
-                        AdaptiveExclusion.SHORT_NANOS);
+                writeExclusion(c, methodId, HOT_THRESHOLD_REASON, AdaptiveExclusion.SHORT_NANOS);
             }
             int instanceId = c.instanceIds[frame];
             if ((flags & ThreadContext.START_WRITTEN) == 0) {
