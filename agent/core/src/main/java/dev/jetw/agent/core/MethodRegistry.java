@@ -12,11 +12,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * constant, and named once in the trace by a Method DC_START rundown. Ids start at 1 (0 means "no
  * method" in a CHECKPOINT payload) and are never reused: a method pushed out of the budget keeps
  * its id and name (events it wrote may be in the trace) and its level becomes 0, which the hot path
- * reads as "write nothing". Its advice stays until detach: retransforming its class would describe
- * the loaded class by reflection, which loads the classes its members name, inside the
- * transformation, where Byte Buddy's circularity lock leaves them uninstrumented; which classes are
- * loaded, the budget's input, would then depend on timing. The levels are in a fixed array, so the
- * hot path reads them without a lookup.
+ * reads as "write nothing", at once; its advice goes at the {@link ExcludedMethodRemover}'s next batch.
+ * The levels are in a fixed array, so the hot path reads them without a lookup.
  */
 final class MethodRegistry {
 

@@ -83,9 +83,8 @@ final class Selection {
         if (jdk != null) {
             return false; // annotations do not pull in JDK classes
         }
-        // Loaded classes are described by reflection (Byte Buddy's default, much faster at attach than
-        // parsing every class file); a class whose method signatures name a missing class cannot be
-        // scanned, nor instrumented: it is skipped, not counted as an error.
+        // Classes are described from their class files (Instrumenter: POOL_FIRST); one whose annotations or
+        // signatures cannot be resolved cannot be scanned, nor instrumented: it is skipped, not counted as an error.
         try {
             if (annotationChoice(type.getDeclaredAnnotations()) >= 0) {
                 return true;

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import testapp.Getters;
+import testapp.Signatures;
 import testapp.Sleepy;
 
 import net.bytebuddy.jar.asm.ClassReader;
@@ -333,6 +334,39 @@ class ThresholdAndExclusionTest {
         Map<Integer, String> names = methodNames(b.snapshot());
         long spins = calls(b.snapshot(), EventType.END).stream().filter(e -> names.get(le(e.payload).getInt()).equals("Getters.spin")).count();
         assertEquals(1L, spins, "the retransformed class still traces its other method");
+    }
+
+    @Test
+    void retransformingWithoutAdviceLoadsNoClassItsSignaturesName() throws Exception {
+        RecordingBackend b = new RecordingBackend();
+        AgentHarness.attach(b, dir, "include=testapp.Signatures;testapp.SignatureOnly");
+        Signatures s = new Signatures();
+        for (int i = 0; i < 2 * AdaptiveExclusion.WINDOW; i++) {
+            s.value();
+        }
+        String status = "";
+        // Waits for the remover's next step (a condition, not a timing assertion).
+        for (int i = 0; i < 300 && !status.contains(", 1 classes retransformed without their advice"); i++) {
+            Thread.sleep(100);
+            status = AgentMain.run("command=status", AgentHarness.inst(), null);
+        }
+        assertTrue(status.contains("1 classes retransformed without their advice"), status);
+        assertEquals(false, isLoaded("testapp.SignatureOnly"), "the retransformation loaded a class its signatures name");
+        Signatures.useNew();
+        AgentHarness.detach();
+        Map<Integer, String> names = methodNames(b.snapshot());
+        long gets = calls(b.snapshot(), EventType.END).stream()
+                .filter(e -> "SignatureOnly.get".equals(names.get(le(e.payload).getInt()))).count();
+        assertEquals(1L, gets, "a class loaded after the retransformation is traced");
+    }
+
+    private static boolean isLoaded(String className) {
+        for (Class<?> c : AgentHarness.inst().getAllLoadedClasses()) {
+            if (c.getName().equals(className)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether method {@code name} of the class file calls the jetw Dispatcher (has the advice). */
