@@ -30,7 +30,7 @@ echo   detach ^<pid^>               remove all instrumentation and stop the sess
 echo   status ^<pid^>               session, instrumented methods, events written/lost, errors
 echo   dump ^<pid^> [FILE]          write what the session holds now to a new .etl; tracing goes on
 echo   list                       JVMs on this host
-echo   etl summary^|dump^|tree^|methods^|chrome-trace^|perfetto FILE...   read .etl files
+echo   etl summary^|dump^|tree^|methods^|why^|chrome-trace^|perfetto^|hot-methods FILE...   read .etl files
 echo   mof                        print the MOF schema of jetw's events (for mofcomp)
 echo   selftest [--dir FOLDER]    check this machine: trace a test workload, read it back, print a verdict per step
 exit /b 0

@@ -86,6 +86,11 @@ public final class JetwSchema {
      * uninstrumented (option trivial=): methodId 0, counts 0, reason "trivial: N methods of rule R not instrumented".
      */
     public static final String EXCLUSION_TRIVIAL = "trivial: ";
+    /**
+     * Appended to the reason (hot-short, hot-fast, hot-threshold=T) of a decision the agent took from an earlier
+     * trace (option hotMethods=) rather than from calls it observed: written after the method's DC_START, counts 0.
+     */
+    public static final String EXCLUSION_KNOWN_SUFFIX = " (from hotMethods=)";
 
     public static final String PROVIDER_NAME = "jetw";
 

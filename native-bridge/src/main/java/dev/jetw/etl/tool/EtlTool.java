@@ -40,13 +40,15 @@ public final class EtlTool {
             "                                         with --from/--to: calls that start in the window)",
             "  chrome-trace [-o OUT.json] FILE...     Trace Event Format JSON (small traces) for Perfetto UI / chrome://tracing",
             "  perfetto FILE [OUT.pftrace]            Perfetto's protobuf trace (any size) for ui.perfetto.dev",
+            "  hot-methods FILE...                    the methods adaptive exclusion excluded or gave a threshold, one line",
+            "                                         each, for the agent option hotMethods=FILE (the next run starts there)",
             "every command: --thread TID (one thread), --from MS / --to MS (a window in ms after the session start),",
             "  --quiet (no progress line; there is none anyway when stderr is not a terminal)",
             "exit status: 0 ok, 1 unreadable or corrupt file, 2 usage error, 3 incomplete trace: truncated file, or"
                     + " (summary) events lost or unbalanced jetw START/END (intact events still shown)");
 
     static final List<String> COMMANDS = java.util.Arrays.asList("summary", "dump", "tree", "methods", "why",
-            "chrome-trace", "perfetto");
+            "chrome-trace", "perfetto", "hot-methods");
 
     private EtlTool() {
     }
@@ -69,7 +71,7 @@ public final class EtlTool {
         }
         if (!COMMANDS.contains(command)) {
             return usage(err, "unknown command '" + command
-                    + "' (expected summary, dump, tree, methods, why, chrome-trace or perfetto)");
+                    + "' (expected summary, dump, tree, methods, why, chrome-trace, perfetto or hot-methods)");
         }
         CommandOptions o = new CommandOptions();
         WhyCommand.Options why = new WhyCommand.Options();
@@ -134,6 +136,8 @@ public final class EtlTool {
                 return WhyCommand.run(files, why, o, out, err);
             case "perfetto":
                 return PerfettoCommand.run(files, o, out, err);
+            case "hot-methods":
+                return HotMethodsCommand.run(files, out, err);
             default:
                 return ChromeTraceCommand.run(files, o, out, err);
         }

@@ -100,9 +100,13 @@ final class AdaptiveExclusion {
     private final int[] keptCalls;
     /** Index = method id: System.nanoTime() at its last rate check (0: none yet). */
     private final long[] rateChecks;
+    /** Index = method id: the decision an earlier trace made for it (option hotMethods=), applied at its registration; null: none. */
+    private final String[] knownReasons;
     private final boolean enabled;
     private int excludedCount;
     private int thresholdedCount;
+    private int knownExcludedCount;
+    private int knownThresholdedCount;
 
     /** {@code enabled=false}: every method starts kept, nothing is timed for this. */
     AdaptiveExclusion(long[] thresholds, boolean enabled) {
@@ -123,6 +127,49 @@ final class AdaptiveExclusion {
         java.util.Arrays.fill(underThreshold, -1);
         this.keptCalls = new int[n];
         this.rateChecks = new long[n];
+        this.knownReasons = new String[n];
+    }
+
+    /**
+     * Starts {@code methodId} where an earlier trace left it (option hotMethods=), once, before its first call:
+     * excluded (it then gets no advice: returns true) or given {@code decision}'s threshold. Not over a threshold
+     * the user set: such a method is never given one, and never excluded as {@code hot-fast} (its calls above
+     * the user's threshold must all be written).
+     */
+    synchronized boolean startKnown(int methodId, HotMethods.Decision decision) {
+        if (knownReasons[methodId] != null) {
+            return states[methodId] == EXCLUDED; // registered again (a retransformation): decided already
+        }
+        boolean userThreshold = thresholds[methodId] >= 0;
+        if (!enabled || states[methodId] != OBSERVING
+                || userThreshold && !decision.reason.equals(dev.jetw.etl.JetwSchema.EXCLUSION_HOT_SHORT)) {
+            return false;
+        }
+        knownReasons[methodId] = decision.reason;
+        if (decision.excludes()) {
+            states[methodId] = EXCLUDED;
+            excludedCount++;
+            knownExcludedCount++;
+            return true;
+        }
+        giveHotThreshold(methodId);
+        thresholds[methodId] = decision.thresholdNanos;
+        knownThresholdedCount++;
+        return false;
+    }
+
+    /** The earlier trace's reason {@link #startKnown} applied to {@code methodId}, or null. */
+    synchronized String knownReason(int methodId) {
+        return knownReasons[methodId];
+    }
+
+    /** Methods {@link #startKnown} excluded, and gave a threshold (status). */
+    synchronized int knownExcludedCount() {
+        return knownExcludedCount;
+    }
+
+    synchronized int knownThresholdedCount() {
+        return knownThresholdedCount;
     }
 
     /**

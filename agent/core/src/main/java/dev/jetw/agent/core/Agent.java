@@ -43,7 +43,7 @@ final class Agent {
         this.exclusion = new AdaptiveExclusion(registry.thresholds, options.adaptive);
         this.writer = new TraceWriter(session.provider, registry, exclusion, options.exceptionLevel);
         this.rundown = new Rundown(session.provider, registry, writer);
-        this.instrumenter = new Instrumenter(inst, selection, registry, rundown, options.verbose);
+        this.instrumenter = new Instrumenter(inst, selection, registry, exclusion, options.hotMethods, rundown, options.verbose);
         this.handoffs = options.propagate && HandoffInstrumenter.available() ? new HandoffInstrumenter(inst, options.verbose) : null;
         if (handoffs != null) {
             writer.linkThreads(new HandoffWriter(session.provider, writer));
@@ -100,7 +100,9 @@ final class Agent {
     String startedLine() {
         return "jetw agent attached: session " + session.config.sessionName() + ", backend " + session.backend.name()
                 + ", file " + session.file() + ", " + registry.count() + " methods instrumented so far"
-                + " (classes loaded later are instrumented as they load), jvm events " + runtimeEvents.describe()
+                + " (classes loaded later are instrumented as they load)"
+                + (options.hotMethods == null ? "" : ", hot methods: " + options.hotMethods.size() + " in " + options.hotMethods.path())
+                + ", jvm events " + runtimeEvents.describe()
                 + (runtimeEvents.problem() == null ? "" : "\n" + runtimeEvents.problem());
     }
 
@@ -121,13 +123,21 @@ final class Agent {
         sb.append(registry.budgetReport());
         sb.append("methods excluded:    ").append(exclusion.excludedCount())
                 .append(options.adaptive ? " (adaptive: hot and short)" : " (adaptive=false)");
+        if (options.hotMethods != null) {
+            sb.append(", ").append(exclusion.knownExcludedCount()).append(" of them from hotMethods= (never instrumented)");
+        }
         if (remover != null) {
             sb.append(", ").append(remover.classesRetransformed()).append(" classes retransformed without their advice")
                     .append(remover.waiting(System.nanoTime()));
         }
         sb.append('\n');
         sb.append("methods thresholded: ").append(exclusion.thresholdedCount()).append(" (adaptive: hot, given threshold ")
-                .append(Durations.format(AdaptiveExclusion.HOT_THRESHOLD_NANOS)).append(")\n");
+                .append(Durations.format(AdaptiveExclusion.HOT_THRESHOLD_NANOS)).append(")");
+        if (options.hotMethods != null) {
+            sb.append(", ").append(exclusion.knownThresholdedCount()).append(" of them from hotMethods= (")
+                    .append(options.hotMethods.size()).append(" methods in ").append(options.hotMethods.path()).append(')');
+        }
+        sb.append('\n');
         sb.append("jvm events:          ").append(runtimeEvents.status()).append('\n');
         sb.append("cross-thread links:  ").append(handoffs == null
                 ? (options.propagate ? "off (the jetw bootstrap classes are not on the boot class path)" : "off (propagate=false)")

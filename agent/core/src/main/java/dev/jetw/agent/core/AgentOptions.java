@@ -55,6 +55,8 @@ final class AgentOptions {
     final boolean skipTrivial;
     /** Classes per second retransformed to remove the advice of excluded methods; 0: the advice stays. */
     final int uninstrumentRate;
+    /** {@code hotMethods=FILE}: an earlier trace's adaptive decisions, applied as methods are instrumented; null if not given. */
+    final HotMethods hotMethods;
     /** null (attach), "status", "detach" or "dump". */
     final String command;
     /** command=dump: the new file to write; null for the default next to the session's file. */
@@ -93,7 +95,15 @@ final class AgentOptions {
         this.thresholdNanos = p.thresholdNanos;
         this.adaptive = p.adaptive;
         this.propagate = p.propagate;
-        this.uninstrumentRate = p.uninstrumentRate;
+        this.hotMethods = p.hotMethods;
+        // Started from a list, the methods this run excludes anew are few and rarely called (the list holds the hot
+        // ones); removing their advice would make the JIT recompile all the hot code that inlines their classes
+        // (BENCHMARKS.md §7: ~300 C2 compilations, 4 s, for 7 methods). So their advice stays unless asked for.
+        this.uninstrumentRate = hotMethods != null && !p.uninstrumentRateGiven ? 0 : p.uninstrumentRate;
+        if (hotMethods != null && !adaptive) {
+            throw new ConfigException(HotMethods.KEY, hotMethods.path(), "continues an earlier run's adaptive exclusion and needs adaptive=true"
+                    + " (given adaptive=false); allowed: leave out one of the two");
+        }
         this.skipTrivial = p.skipTrivial;
         this.command = p.command;
         this.out = p.out;
@@ -281,6 +291,8 @@ final class AgentOptions {
         boolean adaptive = true;
         boolean propagate = true;
         int uninstrumentRate = ExcludedMethodRemover.DEFAULT_CLASSES_PER_SECOND;
+        boolean uninstrumentRateGiven;
+        HotMethods hotMethods;
         boolean skipTrivial = true;
         String command;
         Path out;
@@ -385,6 +397,7 @@ final class AgentOptions {
                     skipTrivial = value.equalsIgnoreCase("skip");
                     return;
                 case "uninstrumentRate":
+                    uninstrumentRateGiven = true;
                     try {
                         uninstrumentRate = Integer.parseInt(value);
                     } catch (NumberFormatException e) {
@@ -393,6 +406,9 @@ final class AgentOptions {
                     if (uninstrumentRate < 0 || uninstrumentRate > 1000) {
                         throw new ConfigException(key, value, "allowed: a whole number of classes per second from 0 (keep the advice) to 1000");
                     }
+                    return;
+                case HotMethods.KEY:
+                    hotMethods = HotMethods.read(value);
                     return;
                 case "command":
                     if (!value.equals("status") && !value.equals("detach") && !value.equals("attach") && !value.equals("dump")) {
@@ -423,13 +439,13 @@ final class AgentOptions {
                 default:
                     if (!SessionKeys.apply(session, key, value)) {
                         throw new ConfigException(key, value, "unknown option; allowed: include, exclude, annotation, level, exceptionLevel, "
-                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, propagate, trivial, uninstrumentRate, preset, dumpOnExit, jvm, jvmThreshold, and the session keys (docs/agent-options.md)");
+                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, propagate, trivial, uninstrumentRate, hotMethods, preset, dumpOnExit, jvm, jvmThreshold, and the session keys (docs/agent-options.md)");
                     }
             }
         }
 
         static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
-            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "propagate", "trivial", "uninstrumentRate", "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "propagate", "trivial", "uninstrumentRate", HotMethods.KEY, "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
 
         /** Agent keys are case-insensitive, like the session keys. */
         static String canonical(String key) {

@@ -141,6 +141,9 @@ final class ExcludedMethodRemover implements Runnable {
             boolean excluded = exclusion.states[id] == AdaptiveExclusion.EXCLUDED;
             if (excluded || registry.isEvicted(id)) {
                 handled[id] = true;
+                if (registry.isUninstrumented(id)) {
+                    continue; // excluded at registration (option hotMethods=): its class never had its advice
+                }
                 if (excluded) {
                     registry.uninstrument(id);
                 }

@@ -47,6 +47,9 @@ final class Instrumenter {
     private final Instrumentation inst;
     private final Selection selection;
     private final MethodRegistry registry;
+    private final AdaptiveExclusion exclusion;
+    /** An earlier trace's adaptive decisions (option hotMethods=), or null. */
+    private final HotMethods hotMethods;
     private final Rundown rundown;
     private final boolean verbose;
     private ResettableClassFileTransformer transformer;
@@ -62,10 +65,13 @@ final class Instrumenter {
     private final TransformedClassFiles classFiles = new TransformedClassFiles(
             new AgentBuilder.PoolStrategy.WithTypePoolCache.Simple(TypePool.Default.ReaderMode.FAST, typeCache));
 
-    Instrumenter(Instrumentation inst, Selection selection, MethodRegistry registry, Rundown rundown, boolean verbose) {
+    Instrumenter(Instrumentation inst, Selection selection, MethodRegistry registry, AdaptiveExclusion exclusion,
+                 HotMethods hotMethods, Rundown rundown, boolean verbose) {
         this.inst = inst;
         this.selection = selection;
         this.registry = registry;
+        this.exclusion = exclusion;
+        this.hotMethods = hotMethods;
         this.rundown = rundown;
         this.verbose = verbose;
     }
@@ -168,7 +174,15 @@ final class Instrumenter {
                 }
                 int id = registry.register(type.getName(), method.getInternalName(), method.getDescriptor(),
                         Selection.levelOf(choice), selection.thresholdNanos(choice), Selection.groupOf(choice));
-                return id != 0 && !registry.isUninstrumented(id);
+                if (id == 0) {
+                    return false;
+                }
+                HotMethods.Decision known = hotMethods == null ? null
+                        : hotMethods.of(type.getName(), method.getInternalName(), method.getDescriptor());
+                if (known != null && exclusion.startKnown(id, known)) {
+                    registry.uninstrument(id); // named and budgeted like any method, but never given advice
+                }
+                return !registry.isUninstrumented(id);
             }
         };
     }

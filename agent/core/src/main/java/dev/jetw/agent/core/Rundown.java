@@ -91,6 +91,7 @@ final class Rundown {
                 MethodRegistry.Entry e;
                 while ((e = registry.pollPendingRundown()) != null) {
                     writeMethod(c, e, EventType.DC_START, deadline);
+                    writer.writeKnownDecision(c, e.id);
                 }
             } finally {
                 writer.release(c);

@@ -243,6 +243,18 @@ final class TraceWriter implements CallHandler {
     }
 
     /**
+     * After a method's DC_START (the rundown thread): the MethodExclusion event of the decision an earlier trace
+     * made for it (option hotMethods=), if one was applied, with no calls observed and the reason marked as
+     * coming from the file, so that the trace says why the method is absent or thresholded from its start.
+     */
+    void writeKnownDecision(ThreadContext c, int methodId) {
+        String reason = exclusion.knownReason(methodId);
+        if (reason != null) {
+            writeExclusionRecord(c, methodId, 0, 0, 0L, reason + JetwSchema.EXCLUSION_KNOWN_SUFFIX);
+        }
+    }
+
+    /**
      * At stop: per rule that left trivial methods uninstrumented (option trivial=), one MethodExclusion
      * naming no method (id 0), the rule and the count in its reason, so that the trace says what is absent.
      */

@@ -241,4 +241,40 @@ class AgentOptionsTest {
         org.junit.jupiter.api.Assertions.assertThrows(dev.jetw.etw.ConfigException.class, () -> AgentOptions.parse("jvm=none;gc"));
         org.junit.jupiter.api.Assertions.assertThrows(dev.jetw.etw.ConfigException.class, () -> AgentOptions.parse("jvmThreshold=fast"));
     }
+
+    @Test
+    void hotMethodsReadsAListAnExclusionWinningAndLeavesTheAdviceOfNewExclusionsUnlessARateIsGiven() throws Exception {
+        Path list = dir.resolve("a.hot");
+        Files.write(list, java.util.Arrays.asList("# comment", "", "hot-threshold=1ms a.B.c(I)V", "hot-fast a.B.c(I)V",
+                "hot-short a.B$Inner.d()Z", "hot-threshold=500us a.B.e()V"), StandardCharsets.UTF_8);
+        AgentOptions o = AgentOptions.parse("include=a.**,hotMethods=" + list);
+        assertEquals(3, o.hotMethods.size());
+        assertTrue(o.hotMethods.of("a.B", "c", "(I)V").excludes(), "hot-fast after a threshold: excluded");
+        assertEquals("hot-short", o.hotMethods.of("a.B$Inner", "d", "()Z").reason);
+        assertEquals(500_000L, o.hotMethods.of("a.B", "e", "()V").thresholdNanos);
+        assertNull(o.hotMethods.of("a.B", "e", "(I)V"), "the descriptor is part of the name");
+        assertEquals(0, o.uninstrumentRate, "started from a list: the advice of new exclusions stays");
+        assertEquals(50, AgentOptions.parse("include=a.**,uninstrumentRate=50,hotMethods=" + list).uninstrumentRate);
+        assertEquals(ExcludedMethodRemover.DEFAULT_CLASSES_PER_SECOND, AgentOptions.parse("include=a.**").uninstrumentRate);
+    }
+
+    @Test
+    void aBadHotMethodsFileIsOneLineNamingTheLineNotItsContent() throws Exception {
+        Path bad = dir.resolve("bad.hot");
+        Files.write(bad, java.util.Arrays.asList("hot-short a.B.c()V", "secret-token hunter2"), StandardCharsets.UTF_8);
+        ConfigException e = assertThrows(ConfigException.class, () -> AgentOptions.parse("hotMethods=" + bad));
+        assertEquals("hotMethods=" + bad + ": line 2 is not 'REASON CLASS.METHOD(DESCRIPTOR)' with REASON hot-short, hot-fast or"
+                + " hot-threshold=DURATION; allowed: a file written by 'jetw etl hot-methods'", e.getMessage());
+        assertFalse(e.getMessage().contains("hunter2"));
+        Files.write(bad, java.util.Arrays.asList("hot-threshold=soon a.B.c()V"), StandardCharsets.UTF_8);
+        assertTrue(assertThrows(ConfigException.class, () -> AgentOptions.parse("hotMethods=" + bad)).getMessage().contains("line 1 is not"));
+        Files.write(bad, java.util.Arrays.asList("hot-short a.B.c"), StandardCharsets.UTF_8);
+        assertTrue(assertThrows(ConfigException.class, () -> AgentOptions.parse("hotMethods=" + bad)).getMessage().contains("line 1 is not"));
+        ConfigException missing = assertThrows(ConfigException.class, () -> AgentOptions.parse("hotMethods=" + dir.resolve("none.hot")));
+        assertTrue(missing.getMessage().startsWith("hotMethods=" + dir.resolve("none.hot") + ": not a readable regular file"), missing.getMessage());
+        Files.write(bad, java.util.Arrays.asList("hot-short a.B.c()V"), StandardCharsets.UTF_8);
+        ConfigException off = assertThrows(ConfigException.class, () -> AgentOptions.parse("adaptive=false,hotMethods=" + bad));
+        assertEquals("hotMethods=" + bad + ": continues an earlier run's adaptive exclusion and needs adaptive=true (given adaptive=false);"
+                + " allowed: leave out one of the two", off.getMessage());
+    }
 }

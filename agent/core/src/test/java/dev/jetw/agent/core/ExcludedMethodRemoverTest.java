@@ -23,7 +23,7 @@ class ExcludedMethodRemoverTest {
 
     private static ExcludedMethodRemover remover(AdaptiveExclusion x, MethodRegistry r, int rate) {
         Instrumentation inst = noClasses();
-        return new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, null, false), inst, r.capacity(), rate);
+        return new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, x, null, null, false), inst, r.capacity(), rate);
     }
 
     @Test
@@ -76,7 +76,7 @@ class ExcludedMethodRemoverTest {
         AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
         List<List<Class<?>>> calls = new ArrayList<>();
         Instrumentation inst = loaded(calls, String.class, Integer.class, Long.class);
-        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, null, false), inst, r.capacity(), 20);
+        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, x, null, null, false), inst, r.capacity(), 20);
         long s = 1_000_000_000L;
         assertEquals(s, ExcludedMethodRemover.HOLD_NANOS);
         assertEquals(2 * s, ExcludedMethodRemover.FIRST_BATCH_NANOS);
@@ -113,7 +113,7 @@ class ExcludedMethodRemoverTest {
         AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
         List<List<Class<?>>> calls = new ArrayList<>();
         Instrumentation inst = loaded(calls, String.class, Integer.class, Long.class);
-        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, null, false), inst, r.capacity(), 1);
+        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, x, null, null, false), inst, r.capacity(), 1);
         exclude(x, a);
         exclude(x, b);
         exclude(x, c);
@@ -144,11 +144,31 @@ class ExcludedMethodRemoverTest {
         AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
         List<List<Class<?>>> calls = new ArrayList<>();
         Instrumentation inst = loaded(calls, String.class);
-        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, null, false), inst, r.capacity(), 20);
+        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, x, null, null, false), inst, r.capacity(), 20);
         m.step(0L);
         assertEquals(1, m.step(ExcludedMethodRemover.FIRST_BATCH_NANOS), "its class is retransformed without it, though it was never excluded");
         assertEquals(Collections.singletonList(Collections.singletonList(String.class)), calls);
         assertEquals(AdaptiveExclusion.OBSERVING, x.states[pushedOut]);
+    }
+
+    @Test
+    void aMethodExcludedFromAListBeforeItsAdviceCostsNoRetransformation() {
+        MethodRegistry r = new MethodRegistry(10, AgentOptions.parse("include=java.lang.**").rules);
+        int listed = r.register("java.lang.String", "length", "()I", 4, -1L, 0);
+        int found = r.register("java.lang.Integer", "intValue", "()I", 4, -1L, 0);
+        AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
+        // What the instrumenter does for a method a hotMethods= list names hot-short: excluded, left without advice.
+        assertTrue(x.startKnown(listed, new HotMethods.Decision("hot-short", 0L)));
+        r.uninstrument(listed);
+        List<List<Class<?>>> calls = new ArrayList<>();
+        Instrumentation inst = loaded(calls, String.class, Integer.class);
+        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, x, null, null, false), inst, r.capacity(), 20);
+        m.step(0L);
+        assertEquals(0, m.step(ExcludedMethodRemover.FIRST_BATCH_NANOS), "String never had the listed method's advice: nothing queued");
+        exclude(x, found);
+        m.step(ExcludedMethodRemover.FIRST_BATCH_NANOS + 1);
+        assertEquals(1, m.step(2 * ExcludedMethodRemover.FIRST_BATCH_NANOS + 1), "a method excluded in this run still loses its advice");
+        assertEquals(Collections.singletonList(Collections.singletonList(Integer.class)), calls);
     }
 
     private static void exclude(AdaptiveExclusion x, int id) {

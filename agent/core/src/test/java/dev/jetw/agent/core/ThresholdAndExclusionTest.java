@@ -299,15 +299,7 @@ class ThresholdAndExclusionTest {
         AgentHarness.attach(b, dir, "include=testapp.Getters");
         // A transformer registered after the agent's sees the agent's output when Getters is retransformed.
         AtomicReference<byte[]> lastBytes = new AtomicReference<>();
-        ClassFileTransformer capture = new ClassFileTransformer() {
-            @Override
-            public byte[] transform(ClassLoader loader, String name, Class<?> cls, ProtectionDomain pd, byte[] bytes) {
-                if ("testapp/Getters".equals(name)) {
-                    lastBytes.set(bytes.clone());
-                }
-                return null;
-            }
-        };
+        ClassFileTransformer capture = capturing("testapp/Getters", lastBytes);
         AgentHarness.inst().addTransformer(capture, true);
         try {
             Getters g = new Getters();
@@ -334,6 +326,63 @@ class ThresholdAndExclusionTest {
         Map<Integer, String> names = methodNames(b.snapshot());
         long spins = calls(b.snapshot(), EventType.END).stream().filter(e -> names.get(le(e.payload).getInt()).equals("Getters.spin")).count();
         assertEquals(1L, spins, "the retransformed class still traces its other method");
+    }
+
+    @Test
+    void aListOfHotMethodsStartsThemExcludedOrThresholdedAndTheTraceSaysSo() throws Exception {
+        Path list = dir.resolve("h2.hot");
+        java.nio.file.Files.write(list, java.util.Arrays.asList(
+                "# from an earlier trace",
+                "hot-short testapp.Getters.value()I",
+                "hot-threshold=1ms testapp.Getters.spin()J",
+                "hot-fast testapp.Getters.notAMethodOfIt()V"));
+        RecordingBackend b = new RecordingBackend();
+        String reply = AgentHarness.attach(b, dir, "include=testapp.Getters,hotMethods=" + list);
+        assertTrue(reply.contains("hot methods: 3 in " + list), reply);
+        AtomicReference<byte[]> lastBytes = new AtomicReference<>();
+        ClassFileTransformer capture = capturing("testapp/Getters", lastBytes);
+        Getters g = new Getters();
+        AgentHarness.inst().addTransformer(capture, true);
+        try {
+            AgentHarness.inst().retransformClasses(Getters.class); // shows the agent's output to the capture
+        } finally {
+            AgentHarness.inst().removeTransformer(capture);
+        }
+        assertEquals(false, callsDispatcher(lastBytes.get(), "value"), "a listed hot-short method never gets advice");
+        assertEquals(true, callsDispatcher(lastBytes.get(), "spin"), "a thresholded one keeps it");
+        long sum = 0;
+        for (int i = 0; i < 10; i++) {
+            sum += g.value() + g.spin(); // spin: 20 us, under its listed 1 ms threshold
+        }
+        sum += g.slow(); // not listed: written as any call
+        String status = AgentMain.run("command=status", AgentHarness.inst(), null);
+        AgentHarness.detach();
+        List<RecordingBackend.Event> events = b.snapshot();
+        Map<Integer, String> names = methodNames(events);
+        Map<String, Integer> ends = new HashMap<>();
+        for (RecordingBackend.Event e : calls(events, EventType.END)) {
+            ends.merge(names.get(le(e.payload).getInt()), 1, Integer::sum);
+        }
+        assertEquals(null, ends.get("Getters.value"), "sum " + sum);
+        assertEquals(null, ends.get("Getters.spin"), "calls under the listed threshold are not written");
+        assertEquals(1, (int) ends.get("Getters.slow"));
+        Map<String, String> reasons = new HashMap<>();
+        for (RecordingBackend.Event e : events) {
+            if (e.classIndex == JetwSchema.METHOD_EXCLUSION_INDEX) {
+                ByteBuffer p = le(e.payload);
+                String method = names.get(p.getInt());
+                assertEquals(0, p.getInt(), "no calls observed: decided by the list");
+                p.getInt();
+                p.getLong();
+                reasons.put(method, TraceModel.utf16z(p));
+            }
+        }
+        Map<String, String> expected = new HashMap<>();
+        expected.put("Getters.value", JetwSchema.EXCLUSION_HOT_SHORT + JetwSchema.EXCLUSION_KNOWN_SUFFIX);
+        expected.put("Getters.spin", JetwSchema.EXCLUSION_HOT_THRESHOLD + "1ms" + JetwSchema.EXCLUSION_KNOWN_SUFFIX);
+        assertEquals(expected, reasons, "one MethodExclusion per listed method instrumented, after its name");
+        assertTrue(status.contains("methods excluded:    1 (adaptive: hot and short), 1 of them from hotMethods= (never instrumented)"), status);
+        assertTrue(status.contains(", 1 of them from hotMethods= (3 methods in " + list + ")"), status);
     }
 
     @Test
@@ -367,6 +416,19 @@ class ThresholdAndExclusionTest {
             }
         }
         return false;
+    }
+
+    /** A transformer that keeps the bytes of class {@code internalName} as the transformers before it left them. */
+    private static ClassFileTransformer capturing(String internalName, AtomicReference<byte[]> into) {
+        return new ClassFileTransformer() {
+            @Override
+            public byte[] transform(ClassLoader loader, String name, Class<?> cls, ProtectionDomain pd, byte[] bytes) {
+                if (internalName.equals(name)) {
+                    into.set(bytes.clone());
+                }
+                return null;
+            }
+        };
     }
 
     /** Whether method {@code name} of the class file calls the jetw Dispatcher (has the advice). */
