@@ -306,12 +306,7 @@ class ThresholdAndExclusionTest {
             for (int i = 0; i < 2 * AdaptiveExclusion.WINDOW; i++) {
                 g.value();
             }
-            String status = "";
-            // Waits for the remover's next step (a condition, not a timing assertion).
-            for (int i = 0; i < 300 && !status.contains(", 1 classes retransformed without their advice"); i++) {
-                Thread.sleep(100);
-                status = AgentMain.run("command=status", AgentHarness.inst(), null);
-            }
+            String status = statusOnceOneClassIsRetransformed();
             assertTrue(status.contains("methods excluded:    1 (adaptive: hot and short), 1 classes retransformed without their advice"),
                     status);
             byte[] bytes = lastBytes.get();
@@ -393,12 +388,7 @@ class ThresholdAndExclusionTest {
         for (int i = 0; i < 2 * AdaptiveExclusion.WINDOW; i++) {
             s.value();
         }
-        String status = "";
-        // Waits for the remover's next step (a condition, not a timing assertion).
-        for (int i = 0; i < 300 && !status.contains(", 1 classes retransformed without their advice"); i++) {
-            Thread.sleep(100);
-            status = AgentMain.run("command=status", AgentHarness.inst(), null);
-        }
+        String status = statusOnceOneClassIsRetransformed();
         assertTrue(status.contains("1 classes retransformed without their advice"), status);
         assertEquals(false, isLoaded("testapp.SignatureOnly"), "the retransformation loaded a class its signatures name");
         Signatures.useNew();
@@ -416,6 +406,16 @@ class ThresholdAndExclusionTest {
             }
         }
         return false;
+    }
+
+    /** The agent's status once the remover has retransformed a class (a condition, not a timing assertion; 30 s at most). */
+    private static String statusOnceOneClassIsRetransformed() throws InterruptedException {
+        String status = "";
+        for (int i = 0; i < 300 && !status.contains(", 1 classes retransformed without their advice"); i++) {
+            Thread.sleep(100);
+            status = AgentMain.run("command=status", AgentHarness.inst(), null);
+        }
+        return status;
     }
 
     /** A transformer that keeps the bytes of class {@code internalName} as the transformers before it left them. */
