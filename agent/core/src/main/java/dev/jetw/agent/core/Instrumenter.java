@@ -92,10 +92,7 @@ final class Instrumenter {
         transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED)
                         .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE))
                 .with(classFiles)
-                // Loaded classes too are described from their class files (the bytes a retransformation is
-                // given), not by reflection: reflection loads the classes a class's members name, inside the
-                // transformation, where Byte Buddy's circularity lock leaves them uninstrumented for good.
-                .with(AgentBuilder.DescriptionStrategy.Default.POOL_FIRST)
+                .with(new ClassDescriptions(selection))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(RETRANSFORM_BATCHES)

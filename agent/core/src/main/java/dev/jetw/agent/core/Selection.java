@@ -55,23 +55,33 @@ final class Selection {
         this.skipTrivial = options.skipTrivial;
     }
 
-    /** Class-level gate: could any method of this class be selected? Cheap checks first. */
-    boolean matchesType(TypeDescription type, ClassLoader loader) {
-        // Name checks first: the description is read lazily from the class file, and most loaded
-        // classes (the JDK's) are rejected by name without being parsed.
-        String name = type.getName();
+    /**
+     * True for a class no option can select, by its name and loader alone: the agent's, the JDK's without
+     * bootstrap=true, a whole-class exclude. Most loaded classes are rejected here, without being described.
+     */
+    boolean rejectsByName(String name, ClassLoader loader) {
         if (isNeverInstrumented(name)) {
-            return false;
+            return true;
         }
-        String jdk = jdkPrefix(name);
-        if ((jdk != null || loader == null) && !bootstrap) {
-            return false;
+        if ((jdkPrefix(name) != null || loader == null) && !bootstrap) {
+            return true;
         }
         for (MethodPattern ex : excludes) {
             if (ex.coversWholeClass() && ex.matchesClass(name)) {
-                return false;
+                return true;
             }
         }
+        return false;
+    }
+
+    /** Class-level gate: could any method of this class be selected? Cheap checks first. */
+    boolean matchesType(TypeDescription type, ClassLoader loader) {
+        // Name checks first: the description is read lazily from the class file.
+        String name = type.getName();
+        if (rejectsByName(name, loader)) {
+            return false;
+        }
+        String jdk = jdkPrefix(name);
         if (type.isInterface() || type.isAnnotation() || type.isSynthetic()) {
             return false;
         }
@@ -83,7 +93,7 @@ final class Selection {
         if (jdk != null) {
             return false; // annotations do not pull in JDK classes
         }
-        // Classes are described from their class files (Instrumenter: POOL_FIRST); one whose annotations or
+        // Classes are described from their class files (ClassDescriptions); one whose annotations or
         // signatures cannot be resolved cannot be scanned, nor instrumented: it is skipped, not counted as an error.
         try {
             if (annotationChoice(type.getDeclaredAnnotations()) >= 0) {
