@@ -164,8 +164,13 @@ class ThresholdAndExclusionTest {
         for (RecordingBackend.Event s : calls(events, EventType.START)) {
             startsPerMethod.merge(names.get(le(s.payload).getInt()), 1, Integer::sum);
         }
-        assertEquals(AdaptiveExclusion.WINDOW, (int) startsPerMethod.get("Getters.value"),
-                "the getter wrote its observed calls, then nothing (sum " + sum + ")");
+        // Whole windows of observed calls, then nothing. Usually the first window decides; on Temurin 25, with the
+        // classes described from their class files (ClassDescriptions), 4 runs of 16 had more than SLOW_ALLOWED calls
+        // of 2 us or more in the first window just after the attach, and the second window decided (by reflection:
+        // 0 of 9). Never the third: 768 would be every call.
+        int getterStarts = startsPerMethod.get("Getters.value");
+        assertTrue(getterStarts == AdaptiveExclusion.WINDOW || getterStarts == 2 * AdaptiveExclusion.WINDOW,
+                "the getter wrote one or two windows of observed calls, then nothing: " + getterStarts + " (sum " + sum + ")");
         assertEquals(AdaptiveExclusion.WINDOW + 100, (int) startsPerMethod.get("Getters.spin"), "every call of the slow method");
 
         List<RecordingBackend.Event> exclusions = new ArrayList<>();
