@@ -1,0 +1,66 @@
+package dev.jetw.agent.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.acme.app.HotGetterApp;
+import dev.jetw.etw.EventType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The round trip a user makes: a traced run, {@code jetw etl hot-methods} on its trace (the real tool), and a second
+ * run with {@code hotMethods=} that file: the format the tool writes is the one the agent reads, and the second run
+ * starts with the getter excluded (no call of it written, its MethodExclusion marked as taken from the list).
+ */
+class HotMethodsIT {
+
+    static final String APP = HotGetterApp.class.getName();
+
+    @TempDir
+    Path temp;
+
+    private ChildJvm.Result traced(Path etl, String extra) throws Exception {
+        String options = "include=" + APP + ",backend=portable,file=" + etl + extra;
+        ChildJvm child = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=" + options), ChildJvm.appClassPath(), HotGetterApp.class);
+        int exit = child.waitForExit();
+        assertEquals(0, exit, child.toString());
+        assertTrue(child.stdout().contains("sum 60000"), child.toString());
+        return new ChildJvm.Result(exit, child.stdout(), String.join("\n", child.stderrLines()));
+    }
+
+    @Test
+    void theToolsListStartsTheNextRunWithTheGetterExcluded() throws Exception {
+        Path first = temp.resolve("first.etl");
+        traced(first, "");
+        TraceFile one = TraceFile.read(first);
+        int getter = one.methodId(APP, "value");
+        assertEquals(EventType.START, one.calls.stream().filter(c -> c.methodId() == getter).findFirst().orElseThrow().type(),
+                "the first run wrote the getter's observed calls");
+
+        ChildJvm.Result list = ChildJvm.tool("etl", "hot-methods", first.toString());
+        assertEquals(0, list.exit(), list.toString());
+        assertTrue(list.stdout().contains("\nhot-short " + APP + ".value()I\n"), list.stdout());
+        assertTrue(!list.stdout().contains("pause"), "the sleeping method is not listed: " + list.stdout());
+        Path hot = temp.resolve("app.hot");
+        Files.writeString(hot, list.stdout());
+
+        Path second = temp.resolve("second.etl");
+        ChildJvm.Result run = traced(second, ",hotMethods=" + hot);
+        assertTrue(run.stderr().contains("hot methods: 1 in " + hot), run.stderr());
+        TraceFile two = TraceFile.read(second);
+        int getterAgain = two.methodId(APP, "value");
+        int pause = two.methodId(APP, "pause");
+        assertEquals(0, two.count(EventType.START, getterAgain), "no call of the listed getter written");
+        assertEquals(3, two.count(EventType.START, pause), "every call of the other method");
+
+        ChildJvm.Result again = ChildJvm.tool("etl", "hot-methods", second.toString());
+        assertEquals(0, again.exit(), again.toString());
+        assertTrue(again.stdout().contains("\nhot-short " + APP + ".value()I\n"), "the decision carries over to the next list: " + again.stdout());
+        ChildJvm.Result summary = ChildJvm.tool("etl", "summary", second.toString());
+        assertTrue(summary.stdout().contains(APP + ".value()I  hot-short (from hotMethods=): 0 calls observed"), summary.stdout());
+    }
+}
