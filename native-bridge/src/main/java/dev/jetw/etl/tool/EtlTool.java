@@ -40,8 +40,8 @@ public final class EtlTool {
             "                                         with --from/--to: calls that start in the window)",
             "  chrome-trace [-o OUT.json] FILE...     Trace Event Format JSON (small traces) for Perfetto UI / chrome://tracing",
             "  perfetto FILE [OUT.pftrace]            Perfetto's protobuf trace (any size) for ui.perfetto.dev",
-            "  hot-methods FILE...                    the methods adaptive exclusion excluded or gave a threshold, one line",
-            "                                         each, for the agent option hotMethods=FILE (the next run starts there)",
+            "  hot-methods [-o OUT] FILE...           the methods adaptive exclusion excluded or gave a threshold, one line",
+            "                                         each, for the agent option hotMethods=OUT (the next run starts there)",
             "every command: --thread TID (one thread), --from MS / --to MS (a window in ms after the session start),",
             "  --quiet (no progress line; there is none anyway when stderr is not a terminal)",
             "exit status: 0 ok, 1 unreadable or corrupt file, 2 usage error, 3 incomplete trace: truncated file, or"
@@ -97,7 +97,7 @@ public final class EtlTool {
                 o.quiet = true;
             } else if (a.equals("--thread") || a.equals("--from") || a.equals("--to")
                     || (command.equals("methods") && (a.equals("--sort") || a.equals("--top")))
-                    || (a.equals("-o") && (command.equals("chrome-trace") || command.equals("perfetto")))) {
+                    || (a.equals("-o") && (command.equals("chrome-trace") || command.equals("perfetto") || command.equals("hot-methods")))) {
                 if (i + 1 >= args.length) {
                     return usage(err, a + " needs " + (a.equals("-o") ? "an output file" : "a value"));
                 }
@@ -117,7 +117,7 @@ public final class EtlTool {
         if (files.isEmpty()) {
             return usage(err, command + ": no FILE given");
         }
-        if (o.output != null && files.size() > 1) {
+        if (o.output != null && files.size() > 1 && !command.equals("hot-methods")) { // hot-methods: one list of all FILEs
             return usage(err, command + ": an output file takes one FILE, " + files.size() + " given");
         }
         if (o.fromMs != null && o.toMs != null && o.fromMs >= o.toMs) {
@@ -137,7 +137,7 @@ public final class EtlTool {
             case "perfetto":
                 return PerfettoCommand.run(files, o, out, err);
             case "hot-methods":
-                return HotMethodsCommand.run(files, out, err);
+                return HotMethodsCommand.run(files, o.output, out, err);
             default:
                 return ChromeTraceCommand.run(files, o, out, err);
         }

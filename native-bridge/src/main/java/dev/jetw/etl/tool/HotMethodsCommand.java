@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code hot-methods FILE...}: the decisions the agent's adaptive exclusion recorded in the traces (MethodExclusion
+ * {@code hot-methods [-o OUT] FILE...}: the decisions the agent's adaptive exclusion recorded in the traces (MethodExclusion
  * events {@code hot-short}, {@code hot-fast}, {@code hot-threshold=T}, including those it took from an earlier
  * list), one line {@code REASON CLASS.METHOD(DESCRIPTOR)} per method, sorted, for the agent's option
  * {@code hotMethods=FILE}: the next run starts where these runs ended, without instrumenting, compiling and
@@ -22,7 +22,8 @@ final class HotMethodsCommand {
     private HotMethodsCommand() {
     }
 
-    static int run(List<Path> files, PrintStream out, PrintStream err) {
+    /** Prints the list, or with {@code output} writes it there in UTF-8 (replacing the file) and prints its path. */
+    static int run(List<Path> files, Path output, PrintStream out, PrintStream err) {
         Map<String, String> byMethod = new TreeMap<>();
         int[] unnamed = {0};
         int status = EtlTool.OK;
@@ -72,7 +73,17 @@ final class HotMethodsCommand {
         for (Map.Entry<String, String> e : byMethod.entrySet()) {
             s.append(e.getValue()).append(' ').append(e.getKey()).append('\n');
         }
-        out.print(s);
+        if (output == null) {
+            out.print(s);
+            return status;
+        }
+        try {
+            java.nio.file.Files.write(output, s.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            err.println("jetw etl: cannot write " + output + ": " + e.getMessage());
+            return EtlTool.worse(status, EtlTool.BAD_FILE);
+        }
+        out.println(output);
         return status;
     }
 

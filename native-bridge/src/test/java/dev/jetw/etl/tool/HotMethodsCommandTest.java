@@ -96,4 +96,19 @@ class HotMethodsCommandTest {
         EtlToolTest.Run missing = EtlToolTest.run("hot-methods", tmp.resolve("missing.etl").toString());
         assertEquals(EtlTool.BAD_FILE, missing.status());
     }
+
+    @Test
+    void dashOWritesOneUtf8ListOfAllFilesAndPrintsItsPath() throws IOException {
+        Path f = trace("a.etl", false, JetwSchema.EXCLUSION_HOT_SHORT);
+        Path g = trace("b.etl", false, null, JetwSchema.EXCLUSION_HOT_FAST);
+        Path out = tmp.resolve("app.hot");
+        EtlToolTest.Run r = EtlToolTest.run("hot-methods", "-o", out.toString(), f.toString(), g.toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals(out + "\n", r.out());
+        assertEquals(java.util.Arrays.asList(
+                "# jetw hot methods of 2 traces, for the agent option hotMethods=THIS_FILE (docs/agent-options.md)",
+                "# 1 hot-short, 1 hot-fast, 0 given a threshold (hot-threshold=T); 2 decisions left out: their methods are not named in the trace",
+                "hot-fast a.Map.get(Ljava/lang/Object;)Ljava/lang/Object;",
+                "hot-short a.Page.isLeaf()Z"), Files.readAllLines(out, java.nio.charset.StandardCharsets.UTF_8));
+    }
 }

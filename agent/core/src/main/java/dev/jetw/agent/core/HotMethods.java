@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -63,10 +64,10 @@ final class HotMethods {
             if (Files.size(file) > MAX_BYTES) {
                 throw new ConfigException(KEY, path, "larger than " + MAX_BYTES / (1024 * 1024) + " MB; allowed: a file written by 'jetw etl hot-methods'");
             }
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            lines = Arrays.asList(text(Files.readAllBytes(file)).split("\r\n|\r|\n", -1));
         } catch (IOException e) {
             throw new ConfigException(KEY, path, "cannot read " + file + " (" + e.getClass().getSimpleName()
-                    + (e instanceof CharacterCodingException ? ": not UTF-8 text" : "") + "); allowed: a file written by 'jetw etl hot-methods'");
+                    + (e instanceof CharacterCodingException ? ": not UTF-8 text, nor UTF-16 with a byte-order mark" : "") + "); allowed: a file written by 'jetw etl hot-methods'");
         }
         Map<String, Decision> m = new HashMap<>();
         for (int n = 1; n <= lines.size(); n++) {
@@ -90,6 +91,31 @@ final class HotMethods {
             }
         }
         return new HotMethods(path, Collections.unmodifiableMap(m));
+    }
+
+    /**
+     * The file's text: UTF-8, or UTF-16 when it starts with a byte-order mark (Windows PowerShell 5's {@code >}
+     * writes UTF-16LE with one; {@code jetw etl hot-methods -o FILE} writes UTF-8); a UTF-8 byte-order mark is skipped.
+     */
+    static String text(byte[] bytes) throws CharacterCodingException {
+        java.nio.charset.Charset charset = StandardCharsets.UTF_8;
+        int skip = 0;
+        if (bytes.length >= 2 && (bytes[0] & 0xFF) == 0xFF && (bytes[1] & 0xFF) == 0xFE) {
+            charset = StandardCharsets.UTF_16LE;
+            skip = 2;
+        } else if (bytes.length >= 2 && (bytes[0] & 0xFF) == 0xFE && (bytes[1] & 0xFF) == 0xFF) {
+            charset = StandardCharsets.UTF_16BE;
+            skip = 2;
+        } else if (bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB && (bytes[2] & 0xFF) == 0xBF) {
+            skip = 3;
+        }
+        String text = charset.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                .decode(java.nio.ByteBuffer.wrap(bytes, skip, bytes.length - skip)).toString();
+        if (text.indexOf('\u0000') >= 0) {
+            throw new CharacterCodingException(); // UTF-16 without a byte-order mark decodes as UTF-8 full of NULs
+        }
+        return text;
     }
 
     private static Decision decision(String reason) {

@@ -277,4 +277,32 @@ class AgentOptionsTest {
         assertEquals("hotMethods=" + bad + ": continues an earlier run's adaptive exclusion and needs adaptive=true (given adaptive=false);"
                 + " allowed: leave out one of the two", off.getMessage());
     }
+
+    @Test
+    void aHotMethodsFileMayBeUtf16WithAByteOrderMarkAsPowerShellWritesIt() throws Exception {
+        String text = "# jetw hot methods\r\nhot-short a.B.c()V\r\nhot-threshold=1ms a.B.d(I)I\r\n";
+        Path utf16 = dir.resolve("ps5.hot");
+        byte[] body = text.getBytes(StandardCharsets.UTF_16LE);
+        byte[] withBom = new byte[body.length + 2];
+        withBom[0] = (byte) 0xFF;
+        withBom[1] = (byte) 0xFE;
+        System.arraycopy(body, 0, withBom, 2, body.length);
+        Files.write(utf16, withBom);
+        AgentOptions o = AgentOptions.parse("hotMethods=" + utf16);
+        assertEquals(2, o.hotMethods.size());
+        assertTrue(o.hotMethods.of("a.B", "c", "()V").excludes());
+        Path utf8Bom = dir.resolve("bom.hot");
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        byte[] bom8 = new byte[utf8.length + 3];
+        bom8[0] = (byte) 0xEF;
+        bom8[1] = (byte) 0xBB;
+        bom8[2] = (byte) 0xBF;
+        System.arraycopy(utf8, 0, bom8, 3, utf8.length);
+        Files.write(utf8Bom, bom8);
+        assertEquals(1_000_000L, AgentOptions.parse("hotMethods=" + utf8Bom).hotMethods.of("a.B", "d", "(I)I").thresholdNanos);
+        Path noBom = dir.resolve("nobom.hot");
+        Files.write(noBom, body); // UTF-16 without a byte-order mark is not UTF-8 text: one clear line
+        ConfigException e = assertThrows(ConfigException.class, () -> AgentOptions.parse("hotMethods=" + noBom));
+        assertTrue(e.getMessage().contains("not UTF-8 text, nor UTF-16 with a byte-order mark"), e.getMessage());
+    }
 }

@@ -41,12 +41,12 @@ class HotMethodsIT {
         assertEquals(EventType.START, one.calls.stream().filter(c -> c.methodId() == getter).findFirst().orElseThrow().type(),
                 "the first run wrote the getter's observed calls");
 
-        ChildJvm.Result list = ChildJvm.tool("etl", "hot-methods", first.toString());
-        assertEquals(0, list.exit(), list.toString());
-        assertTrue(list.stdout().contains("\nhot-short " + APP + ".value()I\n"), list.stdout());
-        assertTrue(!list.stdout().contains("pause"), "the sleeping method is not listed: " + list.stdout());
         Path hot = temp.resolve("app.hot");
-        Files.writeString(hot, list.stdout());
+        ChildJvm.Result list = ChildJvm.tool("etl", "hot-methods", "-o", hot.toString(), first.toString());
+        assertEquals(0, list.exit(), list.toString());
+        String written = Files.readString(hot);
+        assertTrue(written.contains("\nhot-short " + APP + ".value()I\n"), written);
+        assertTrue(!written.contains("pause"), "the sleeping method is not listed: " + written);
 
         Path second = temp.resolve("second.etl");
         ChildJvm.Result run = traced(second, ",hotMethods=" + hot);
