@@ -1,5 +1,7 @@
 package dev.jetw.agent.core;
 
+import dev.jetw.etl.JetwSchema;
+
 /**
  * Adaptive exclusion of hot, short methods: a method is observed (each call timed) in windows of
  * {@link #WINDOW} calls; if at most {@link #SLOW_ALLOWED} calls of a window lasted
@@ -142,7 +144,7 @@ final class AdaptiveExclusion {
         }
         boolean userThreshold = thresholds[methodId] >= 0;
         if (!enabled || states[methodId] != OBSERVING
-                || userThreshold && !decision.reason.equals(dev.jetw.etl.JetwSchema.EXCLUSION_HOT_SHORT)) {
+                || userThreshold && !decision.reason.equals(JetwSchema.EXCLUSION_HOT_SHORT)) {
             return false;
         }
         knownReasons[methodId] = decision.reason;

@@ -22,7 +22,11 @@ class ExcludedMethodRemoverTest {
     }
 
     private static ExcludedMethodRemover remover(AdaptiveExclusion x, MethodRegistry r, int rate) {
-        Instrumentation inst = noClasses();
+        return remover(x, r, noClasses(), rate);
+    }
+
+    /** A remover over {@code inst} retransforming at most {@code rate} classes a second. */
+    private static ExcludedMethodRemover remover(AdaptiveExclusion x, MethodRegistry r, Instrumentation inst, int rate) {
         return new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, x, null, null, false), inst, r.capacity(), rate);
     }
 
@@ -76,7 +80,7 @@ class ExcludedMethodRemoverTest {
         AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
         List<List<Class<?>>> calls = new ArrayList<>();
         Instrumentation inst = loaded(calls, String.class, Integer.class, Long.class);
-        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, x, null, null, false), inst, r.capacity(), 20);
+        ExcludedMethodRemover m = remover(x, r, inst, 20);
         long s = 1_000_000_000L;
         assertEquals(s, ExcludedMethodRemover.HOLD_NANOS);
         assertEquals(2 * s, ExcludedMethodRemover.FIRST_BATCH_NANOS);
@@ -113,7 +117,7 @@ class ExcludedMethodRemoverTest {
         AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
         List<List<Class<?>>> calls = new ArrayList<>();
         Instrumentation inst = loaded(calls, String.class, Integer.class, Long.class);
-        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, x, null, null, false), inst, r.capacity(), 1);
+        ExcludedMethodRemover m = remover(x, r, inst, 1);
         exclude(x, a);
         exclude(x, b);
         exclude(x, c);
@@ -144,7 +148,7 @@ class ExcludedMethodRemoverTest {
         AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
         List<List<Class<?>>> calls = new ArrayList<>();
         Instrumentation inst = loaded(calls, String.class);
-        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, x, null, null, false), inst, r.capacity(), 20);
+        ExcludedMethodRemover m = remover(x, r, inst, 20);
         m.step(0L);
         assertEquals(1, m.step(ExcludedMethodRemover.FIRST_BATCH_NANOS), "its class is retransformed without it, though it was never excluded");
         assertEquals(Collections.singletonList(Collections.singletonList(String.class)), calls);
@@ -162,7 +166,7 @@ class ExcludedMethodRemoverTest {
         r.uninstrument(listed);
         List<List<Class<?>>> calls = new ArrayList<>();
         Instrumentation inst = loaded(calls, String.class, Integer.class);
-        ExcludedMethodRemover m = new ExcludedMethodRemover(x, r, new Instrumenter(inst, null, r, x, null, null, false), inst, r.capacity(), 20);
+        ExcludedMethodRemover m = remover(x, r, inst, 20);
         m.step(0L);
         assertEquals(0, m.step(ExcludedMethodRemover.FIRST_BATCH_NANOS), "String never had the listed method's advice: nothing queued");
         exclude(x, found);
