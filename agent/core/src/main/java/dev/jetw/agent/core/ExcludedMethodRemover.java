@@ -18,20 +18,18 @@ import java.util.Set;
  * JIT sees the method's original, small body again. Calls running in the old code when a class is
  * retransformed still write their END. Rate: option uninstrumentRate (docs/agent-options.md).
  *
- * <p><b>Batches further and further apart.</b> Each retransformation makes the JVM throw away the
- * compiled code that inlined the class's methods, and the JIT compile it again: on H2 one large caller
+ * <p><b>One early batch, then one a minute.</b> Each retransformation makes the JVM throw away the
+ * compiled code that inlined any method of the class, and the JIT compile it again: on H2 one large caller
  * ({@code MVMap.operate}, 95 KB of compiled code, 100-500 ms of C2 each time) was recompiled 14 times
- * when classes were retransformed every second, and the compiler thread took 70 % of a CPU 20 s into
- * the run. Waiting for exclusions to stop (an earlier design) did not work either: they kept trickling
- * in (hot-fast), the first class was retransformed 15 s into the run and the excluded calls, ~1 billion
- * per 1,000 rounds, cost the application half its speed (BENCHMARKS.md §7). So the first batch goes
- * {@link #FIRST_BATCH_NANOS} after the first exclusion, when most of a warm-up's exclusions have come, and
- * each pause is {@link #PAUSE_GROWTH} times the one before, up to {@link #MAX_BATCH_NANOS}: a run pays for a
- * few rounds of recompilation of its large methods (about log4 of its length), and an excluded method keeps
- * its advice at most a few times as long as the run had lasted when it was excluded. On H2 this schedule
- * took C2's time over a 6,000-round run from 21.6 s (a first batch after 1 s, pauses doubling) to 16.0 s
- * (means of 4 runs). A batch takes at most {@code classesPerSecond} classes for each second since
- * the previous one. The hold lets a class collect the exclusions of its sibling methods first.
+ * when classes were retransformed every second, and each later batch of an earlier schedule (2, 10, 42 s
+ * after the first exclusion) cost a 3-4 s stall, whatever its size (BENCHMARKS.md §7). Waiting for exclusions
+ * to stop did not work either: they keep trickling in (hot-fast). What a batch saves is small once a method
+ * is muted ({@link dev.jetw.bootstrap.Dispatcher#MUTED}: its advice is then a byte read per call), so the
+ * first batch goes {@link #FIRST_BATCH_NANOS} after the first exclusion, when most of a warm-up's exclusions
+ * have come (on H2 218 classes, 2-3 left waiting), and each later one {@link #LATER_BATCH_NANOS} after the
+ * previous: a run pays for one recompilation of its hot code early, and at most one a minute after it. A
+ * batch takes at most {@code classesPerSecond} classes for each second since the previous one. The hold
+ * lets a class collect the exclusions of its sibling methods first.
  */
 final class ExcludedMethodRemover implements Runnable {
 
@@ -40,11 +38,10 @@ final class ExcludedMethodRemover implements Runnable {
     static final long STEP_MILLIS = 1_000L;
     /** A class waits this long after its first method was queued before it is retransformed. */
     static final long HOLD_NANOS = 1_000_000_000L;
-    /** The pause before the first batch (from the first exclusion); after it, the pause is this times {@link #PAUSE_GROWTH}. */
+    /** The pause before the first batch (from the first exclusion). */
     static final long FIRST_BATCH_NANOS = 2_000_000_000L;
-    /** Each pause is this many times the one before: batches at 2, 10, 42, 106 ... s, then every {@link #MAX_BATCH_NANOS}. */
-    static final int PAUSE_GROWTH = 4;
-    static final long MAX_BATCH_NANOS = 64_000_000_000L;
+    /** The pause after each batch: batches at 2, 66, 130 ... s after the first exclusion, while there are exclusions. */
+    static final long LATER_BATCH_NANOS = 64_000_000_000L;
 
     private final AdaptiveExclusion exclusion;
     private final MethodRegistry registry;
@@ -62,9 +59,8 @@ final class ExcludedMethodRemover implements Runnable {
     private volatile int classesWaiting;
     private volatile long nextBatchAt;
     private Thread thread;
-    /** System.nanoTime() before which no batch goes (0: not set yet), and the pause after the next batch: 8, 32, 64 ... s. */
+    /** System.nanoTime() before which no batch goes (0: not set yet). */
     private long nextBatch;
-    private long batchPause = PAUSE_GROWTH * FIRST_BATCH_NANOS;
     private long lastBatch;
 
     ExcludedMethodRemover(AdaptiveExclusion exclusion, MethodRegistry registry, Instrumenter instrumenter, Instrumentation inst,
@@ -176,8 +172,7 @@ final class ExcludedMethodRemover implements Runnable {
             return 0;
         }
         lastBatch = now;
-        nextBatch = now + batchPause;
-        batchPause = Math.min(MAX_BATCH_NANOS, batchPause * PAUSE_GROWTH);
+        nextBatch = now + LATER_BATCH_NANOS;
         classesWaiting = pending.size();
         nextBatchAt = nextBatch;
         List<Class<?>> classes = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.jetw.agent.core;
 
 import dev.jetw.bootstrap.CallHandler;
+import dev.jetw.bootstrap.Dispatcher;
 import dev.jetw.etl.JetwSchema;
 import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EventType;
@@ -23,8 +24,8 @@ import java.nio.ByteBuffer;
  * always those of written calls and trees stay whole. Readers pair by instance id and order by time.
  *
  * <p><b>Adaptive exclusion</b> ({@link AdaptiveExclusion}): while a method is observed its calls
- * are timed; once excluded its entry returns before the thread lookup, and the thread that
- * decided writes one MethodExclusion event naming it.
+ * are timed; once excluded its next entry mutes it ({@link Dispatcher#mute}: its advice stops calling
+ * in), and the thread that decided writes one MethodExclusion event naming it.
  *
  * <p>Tokens handed to the advice: {@code tag << 32 | slot << 16 | depth}, depth >= 1, so 0 means
  * "nothing written". The slot finds the thread's context without a second ThreadLocal lookup. The
@@ -67,13 +68,14 @@ final class TraceWriter implements CallHandler {
         if (methodId <= 0 || methodId >= levels.length) {
             return 0L; // not an id of this attach (cannot happen while reset works; cheap to be sure)
         }
-        // Excluded first: until the remover takes its advice out, an excluded method's call is this one array read.
+        // Excluded or pushed out: the first call here after the decision mutes the method, and its advice calls in no more.
         byte state = states[methodId];
-        if (state == AdaptiveExclusion.EXCLUDED) {
+        int level = levels[methodId] & 0xFF;
+        if (state == AdaptiveExclusion.EXCLUDED || level == 0) { // level 0: pushed out of the method budget
+            Dispatcher.mute(methodId); // for good in this attach: the advice stops calling in
             return 0L;
         }
-        int level = levels[methodId] & 0xFF;
-        if (level == 0 || !provider.isEnabled(level)) { // 0: pushed out of the method budget
+        if (!provider.isEnabled(level)) {
             return 0L;
         }
         return enterTraced(methodId, level, state);

@@ -71,7 +71,7 @@ class ExcludedMethodRemoverTest {
     }
 
     @Test
-    void batchesComeFurtherAndFurtherApartAndEachClassWaitsItsHold() {
+    void oneEarlyBatchThenOneAMinuteAndEachClassWaitsItsHold() {
         MethodRegistry r = new MethodRegistry(10, AgentOptions.parse("include=java.lang.**").rules);
         int first = r.register("java.lang.String", "length", "()I", 4, -1L, 0);
         int sibling = r.register("java.lang.String", "isEmpty", "()Z", 4, -1L, 0);
@@ -84,7 +84,7 @@ class ExcludedMethodRemoverTest {
         long s = 1_000_000_000L;
         assertEquals(s, ExcludedMethodRemover.HOLD_NANOS);
         assertEquals(2 * s, ExcludedMethodRemover.FIRST_BATCH_NANOS);
-        assertEquals(4, ExcludedMethodRemover.PAUSE_GROWTH);
+        assertEquals(64 * s, ExcludedMethodRemover.LATER_BATCH_NANOS);
         exclude(x, first);
         assertEquals(0, m.step(0L), "just excluded: its class waits");
         exclude(x, sibling);
@@ -94,17 +94,17 @@ class ExcludedMethodRemoverTest {
         assertEquals(1, m.step(2 * s), "the first batch: String; Integer, queued at 2 s, still waits its hold");
         assertEquals(Collections.singletonList(Collections.singletonList(String.class)), calls);
         exclude(x, third);
-        assertEquals(0, m.step(4 * s), "Integer and Long are ready, but the next batch is due 8 s after the first");
-        assertEquals(", 2 waiting for the next batch (in 6 s)", m.waiting(4 * s), "status says what waits and till when");
-        assertEquals(0, m.step(10 * s - 1));
-        assertEquals(2, m.step(10 * s), "the second batch takes every class ready, in one call");
+        assertEquals(0, m.step(4 * s), "Integer and Long are ready, but the next batch is due 64 s after the first");
+        assertEquals(", 2 waiting for the next batch (in 62 s)", m.waiting(4 * s), "status says what waits and till when");
+        assertEquals(0, m.step(66 * s - 1));
+        assertEquals(2, m.step(66 * s), "the second batch takes every class ready, in one call");
         assertEquals(Arrays.asList(Integer.class, Long.class), calls.get(1));
         assertEquals(3, m.classesRetransformed());
-        assertEquals("", m.waiting(10 * s), "nothing waits");
+        assertEquals("", m.waiting(66 * s), "nothing waits");
         int late = r.register("java.lang.Short", "shortValue", "()S", 4, -1L, 0);
         exclude(x, late);
-        assertEquals(0, m.step(42 * s - 1), "queued (Short is not loaded here anyway), and the pause is now 32 s");
-        assertEquals(0, m.step(42 * s), "the third batch finds no loaded class of that name: nothing asked");
+        assertEquals(0, m.step(130 * s - 1), "queued (Short is not loaded here anyway), and the pause is still 64 s");
+        assertEquals(0, m.step(130 * s), "the third batch finds no loaded class of that name: nothing asked");
         assertEquals(2, calls.size());
     }
 
@@ -124,7 +124,7 @@ class ExcludedMethodRemoverTest {
         long s = 1_000_000_000L;
         m.step(0L);
         assertEquals(2, m.step(2 * s), "rate 1, 2 s since the queue started: two classes");
-        assertEquals(1, m.step(10 * s), "the third a batch later");
+        assertEquals(1, m.step(66 * s), "the third a batch later");
         assertEquals(3, m.classesRetransformed());
     }
 

@@ -1,5 +1,7 @@
 package dev.jetw.agent.core;
 
+import dev.jetw.bootstrap.CallHandler;
+import dev.jetw.bootstrap.Dispatcher;
 import dev.jetw.etl.JetwSchema;
 import dev.jetw.etw.EventType;
 import org.junit.jupiter.api.AfterEach;
@@ -296,6 +298,67 @@ class ThresholdAndExclusionTest {
                 assertTrue(e.classIndex != JetwSchema.METHOD_EXCLUSION_INDEX, options + ": no MethodExclusion event");
             }
         }
+    }
+
+    @Test
+    void anExcludedMethodsAdviceStopsCallingIntoTheAgentAndDetachUnmutesIt() {
+        RecordingBackend b = new RecordingBackend();
+        // uninstrumentRate=0: the advice stays, so what keeps the getter's calls out of the agent is the mute alone.
+        AgentHarness.attach(b, dir, "include=testapp.Getters,threshold=0,uninstrumentRate=0");
+        Getters g = new Getters();
+        long sum = 0;
+        for (int i = 0; i < 3 * AdaptiveExclusion.WINDOW; i++) {
+            sum += g.value();
+        }
+        CallHandler agentHandler = Dispatcher.handler();
+        Map<Integer, Integer> entries = new HashMap<>();
+        CallHandler counting = new CallHandler() {
+            @Override
+            public long enter(int methodId) {
+                entries.merge(methodId, 1, Integer::sum);
+                return agentHandler.enter(methodId);
+            }
+
+            @Override
+            public void exit(int methodId, long token, Throwable thrown) {
+                agentHandler.exit(methodId, token, thrown);
+            }
+
+            @Override
+            public void checkpoint(String label, int level) {
+                agentHandler.checkpoint(label, level);
+            }
+        };
+        Dispatcher.install(counting); // unmutes every method: the getter's next call reaches the agent once
+        try {
+            for (int i = 0; i < 1000; i++) {
+                sum += g.value();
+                sum += g.spin();
+            }
+        } finally {
+            Dispatcher.install(agentHandler);
+        }
+        for (int i = 0; i < 3; i++) {
+            sum += g.value(); // muted again by its first call, so the detach below has something to clear
+        }
+        int[] mutedBeforeDetach = mutedIds();
+        AgentHarness.detach();
+        Map<Integer, String> names = methodNames(b.snapshot());
+        int value = idOf(names, "Getters.value");
+        int spin = idOf(names, "Getters.spin");
+        assertEquals(1, (int) entries.get(value), "the excluded getter called into the agent once, then no more (sum " + sum + ")");
+        assertEquals(1000, (int) entries.get(spin), "every call of the traced method reaches the agent");
+        assertTrue(Arrays.equals(new int[] {value}, mutedBeforeDetach), "only the getter is muted: " + Arrays.toString(mutedBeforeDetach));
+        assertEquals(0, mutedIds().length, "the detach unmutes every method: the next attach numbers them afresh");
+    }
+
+    private static int[] mutedIds() {
+        return java.util.stream.IntStream.range(0, Dispatcher.MUTABLE_IDS).filter(id -> Dispatcher.MUTED[id] != 0).toArray();
+    }
+
+    private static int idOf(Map<Integer, String> names, String name) {
+        return names.entrySet().stream().filter(e -> e.getValue().equals(name)).mapToInt(Map.Entry::getKey).findFirst()
+                .orElseThrow(() -> new AssertionError(name + " has no DC_START: " + names));
     }
 
     @Test
