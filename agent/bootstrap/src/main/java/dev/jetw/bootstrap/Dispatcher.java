@@ -1,6 +1,5 @@
 package dev.jetw.bootstrap;
 
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -11,28 +10,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Without an installed handler every method is a no-op (one volatile read). Nothing here
  * throws into the application: a failing handler is caught and counted.
  *
- * <p><b>Muted methods.</b> The call advice reads {@link #MUTED} itself, before it calls {@link #enter}:
- * a branch in the advice is profiled per instrumented method, so the JIT compiles a muted method's
- * entry as one byte read and a jump, with the call in here left cold. The same check inside
- * {@code enter} shares one profile between all methods, and the JIT then inlined the handler's whole
- * entry into every method, excluded or not (BENCHMARKS.md §7, Session 8).
+ * <p>How a method's entry reaches {@link #enter}, and how the agent stops it once the method writes
+ * nothing more: {@link MethodEntries}.
  */
 public final class Dispatcher {
 
     /** Null while no agent is attached: instrumented code left behind by a detach then does nothing. */
     private static volatile CallHandler handler;
-
-    /** Method ids that {@link #MUTED} covers; higher ids are checked by the handler alone. */
-    public static final int MUTABLE_IDS = 1 << 16;
-
-    /**
-     * Index = method id of the installed handler: nonzero once the handler has said the method writes
-     * nothing more in this attach ({@link #mute}). Final, so that the JIT takes its address and length as
-     * constants; plain, not volatile: a thread that sees a change late only makes a few more calls into
-     * the handler, which returns as before. Cleared whenever a handler is installed or removed, since the
-     * next attach numbers its methods afresh.
-     */
-    public static final byte[] MUTED = new byte[MUTABLE_IDS];
 
     private static final AtomicLong internalErrors = new AtomicLong();
     private static volatile Throwable lastError;
@@ -85,24 +69,17 @@ public final class Dispatcher {
         return handler != null;
     }
 
-    /** Installs (or, with null, removes) the agent's handler; no method is muted for the new one. */
+    /**
+     * Installs (or, with null, removes) the agent's handler; no method is muted for the new one. Removing
+     * forgets the linked entries too: the detach has restored their classes.
+     */
     public static void install(CallHandler h) {
         if (h != null) {
-            Arrays.fill(MUTED, (byte) 0);
+            MethodEntries.reset();
         }
         handler = h;
         if (h == null) {
-            Arrays.fill(MUTED, (byte) 0);
-        }
-    }
-
-    /**
-     * Tells the advice of method {@code methodId} to stop calling {@link #enter}: only for a method whose
-     * entry returns 0 for the rest of the attach (excluded, or pushed out of the method budget).
-     */
-    public static void mute(int methodId) {
-        if (methodId > 0 && methodId < MUTABLE_IDS) {
-            MUTED[methodId] = 1;
+            MethodEntries.forget();
         }
     }
 

@@ -10,26 +10,27 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Removes the advice of methods that no longer need it: those adaptive exclusion excluded and those
- * the method budget pushed out after they were instrumented. Every {@link #STEP_MILLIS} ms, on its
- * own daemon thread (never an application thread), it marks the newly excluded methods uninstrumented
- * and queues their classes; in batches, it retransforms in one call (one safepoint) the classes that
- * have waited at least {@link #HOLD_NANOS}, so that such a call no longer pays the dispatcher and the
- * JIT sees the method's original, small body again. Calls running in the old code when a class is
- * retransformed still write their END. Rate: option uninstrumentRate (docs/agent-options.md).
+ * Removes the advice of methods that no longer need it, where muting is not enough: those adaptive
+ * exclusion excluded and those the method budget pushed out after they were instrumented, in classes
+ * whose class file predates Java 7. A method of a newer class file has a linked entry, and muting it
+ * ({@link dev.jetw.bootstrap.MethodEntries}) already takes its advice out of compiled code without a
+ * retransformation, so this class leaves it alone. Every {@link #STEP_MILLIS} ms, on its own daemon thread
+ * (never an application thread), it marks the newly excluded methods uninstrumented and queues their
+ * classes; in batches, it retransforms in one call (one safepoint) the classes that have waited at least
+ * {@link #HOLD_NANOS}, so that such a call no longer reads the muted byte and the JIT sees the method's
+ * original, small body again. Calls running in the old code when a class is retransformed still write
+ * their END. Rate: option uninstrumentRate (docs/agent-options.md).
  *
  * <p><b>One early batch, then one a minute.</b> Each retransformation makes the JVM throw away the
  * compiled code that inlined any method of the class, and the JIT compile it again: on H2 one large caller
  * ({@code MVMap.operate}, 95 KB of compiled code, 100-500 ms of C2 each time) was recompiled 14 times
  * when classes were retransformed every second, and each later batch of an earlier schedule (2, 10, 42 s
- * after the first exclusion) cost a 3-4 s stall, whatever its size (BENCHMARKS.md §7). Waiting for exclusions
- * to stop did not work either: they keep trickling in (hot-fast). What a batch saves is small once a method
- * is muted ({@link dev.jetw.bootstrap.Dispatcher#MUTED}: its advice is then a byte read per call), so the
- * first batch goes {@link #FIRST_BATCH_NANOS} after the first exclusion, when most of a warm-up's exclusions
- * have come (on H2 218 classes, 2-3 left waiting), and each later one {@link #LATER_BATCH_NANOS} after the
- * previous: a run pays for one recompilation of its hot code early, and at most one a minute after it. A
- * batch takes at most {@code classesPerSecond} classes for each second since the previous one. The hold
- * lets a class collect the exclusions of its sibling methods first.
+ * after the first exclusion) cost a 3-4 s stall, whatever its size (BENCHMARKS.md §7). Waiting for
+ * exclusions to stop did not work either: they keep trickling in (hot-fast). A muted method's advice costs
+ * a byte read per call, so the first batch goes {@link #FIRST_BATCH_NANOS} after the first exclusion, when
+ * most of a warm-up's exclusions have come, and each later one {@link #LATER_BATCH_NANOS} after the
+ * previous. A batch takes at most {@code classesPerSecond} classes for each second since the previous one.
+ * The hold lets a class collect the exclusions of its sibling methods first.
  */
 final class ExcludedMethodRemover implements Runnable {
 
@@ -137,8 +138,8 @@ final class ExcludedMethodRemover implements Runnable {
             boolean excluded = exclusion.states[id] == AdaptiveExclusion.EXCLUDED;
             if (excluded || registry.isEvicted(id)) {
                 handled[id] = true;
-                if (registry.isUninstrumented(id)) {
-                    continue; // excluded at registration (option hotMethods=): its class never had its advice
+                if (registry.isUninstrumented(id) || registry.isLinked(id)) {
+                    continue; // never had its advice (option hotMethods=), or muted through its linked entry for free
                 }
                 if (excluded) {
                     registry.uninstrument(id);

@@ -1,7 +1,9 @@
 package dev.jetw.agent.core;
 
 import dev.jetw.bootstrap.Dispatcher;
+import dev.jetw.bootstrap.MethodEntries;
 import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.ClassFileVersion;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.asm.Advice;
@@ -11,12 +13,18 @@ import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.MethodGraph;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.pool.TypePool;
+import net.bytebuddy.utility.JavaConstant;
 import net.bytebuddy.utility.JavaModule;
 
 import java.lang.instrument.Instrumentation;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
 import java.security.ProtectionDomain;
+import java.util.Collections;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -79,9 +87,13 @@ final class Instrumenter {
     /** Installs the transformer and retransforms the classes already loaded. */
     void install() {
         NanConstantGuard.nextAttach();
-        Advice callAdvice = Advice.withCustomMapping()
+        Advice linkedAdvice = Advice.withCustomMapping()
                 .bind(MethodId.class, new MethodIdMapping(registry))
-                .to(CallAdvice.class);
+                .bind(LinkedEntry.class, new LinkedEntryMapping(registry))
+                .to(CallAdvice.Linked.class);
+        Advice byteCheckedAdvice = Advice.withCustomMapping()
+                .bind(MethodId.class, new MethodIdMapping(registry))
+                .to(CallAdvice.ByteChecked.class);
         Advice checkpoint = Advice.to(ApiAdvice.Checkpoint.class);
         Advice checkpointAtLevel = Advice.to(ApiAdvice.CheckpointAtLevel.class);
         Advice isActive = Advice.to(ApiAdvice.IsActive.class);
@@ -125,7 +137,8 @@ final class Instrumenter {
                         return !type.getName().equals(Selection.API_CLASS);
                     }
                 })
-                .transform((builder, type, loader, module, pd) -> builder.visit(callAdvice.on(selector(type))))
+                .transform((builder, type, loader, module, pd) -> builder.visit(
+                        (canLink(type) ? linkedAdvice : byteCheckedAdvice).on(selector(type))))
                 .installOn(inst);
         rundown.requestDrain();
     }
@@ -185,6 +198,20 @@ final class Instrumenter {
     }
 
     /** Binds the {@link MethodId} parameter to the registered id of the method being instrumented. */
+    /** Class files of Java 7 and later may hold invokedynamic; Byte Buddy reads the version from the class file. */
+    private static boolean canLink(TypeDescription type) {
+        ClassFileVersion version = type.getClassFileVersion();
+        return version != null && version.isAtLeast(ClassFileVersion.JAVA_V7);
+    }
+
+    private static int idOf(MethodRegistry registry, TypeDescription type, MethodDescription method) {
+        int id = registry.idOf(type.getName(), method.getInternalName(), method.getDescriptor());
+        if (id == 0) {
+            throw new IllegalStateException("no method id for " + type.getName() + "." + method.getInternalName());
+        }
+        return id;
+    }
+
     private static final class MethodIdMapping implements Advice.OffsetMapping {
         private final MethodRegistry registry;
 
@@ -195,11 +222,36 @@ final class Instrumenter {
         @Override
         public Target resolve(TypeDescription instrumentedType, MethodDescription instrumentedMethod, Assigner assigner,
                               Advice.ArgumentHandler argumentHandler, Sort sort) {
-            int id = registry.idOf(instrumentedType.getName(), instrumentedMethod.getInternalName(), instrumentedMethod.getDescriptor());
-            if (id == 0) {
-                throw new IllegalStateException("no method id for " + instrumentedType.getName() + "." + instrumentedMethod.getInternalName());
+            return Target.ForStackManipulation.of(idOf(registry, instrumentedType, instrumentedMethod));
+        }
+    }
+
+    /** The linked entry: {@code invokedynamic enter()J}, bootstrapped by MethodEntries.link with the method id. */
+    private static final class LinkedEntryMapping implements Advice.OffsetMapping {
+        private static final MethodDescription.InDefinedShape LINK = new MethodDescription.ForLoadedMethod(linkMethod());
+        private final MethodRegistry registry;
+
+        LinkedEntryMapping(MethodRegistry registry) {
+            this.registry = registry;
+        }
+
+        private static Method linkMethod() {
+            try {
+                return MethodEntries.class.getMethod("link", MethodHandles.Lookup.class, String.class, MethodType.class, int.class);
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException("the jetw bootstrap classes on the boot class path are of another version", e);
             }
-            return Target.ForStackManipulation.of(id);
+        }
+
+        @Override
+        public Target resolve(TypeDescription instrumentedType, MethodDescription instrumentedMethod, Assigner assigner,
+                              Advice.ArgumentHandler argumentHandler, Sort sort) {
+            int id = idOf(registry, instrumentedType, instrumentedMethod);
+            if (id < MethodEntries.MUTABLE_IDS) {
+                registry.markLinked(id); // a higher id cannot be muted: the remover still takes its advice out
+            }
+            return new Target.ForStackManipulation(MethodInvocation.invoke(LINK).dynamic("enter", TypeDescription.ForLoadedType.of(long.class),
+                    Collections.<TypeDescription>emptyList(), Collections.singletonList(JavaConstant.Simple.ofLoaded(id))));
         }
     }
 

@@ -51,6 +51,11 @@ final class MethodRegistry {
     /** Index = method id: true once the method's advice is to be left out when its class is (re)transformed. */
     private final boolean[] uninstrumented;
     /**
+     * Index = method id: its advice has a linked entry (MethodEntries), so muting it costs nothing and the
+     * remover leaves its class alone. Written while its class is transformed, read by the remover.
+     */
+    private final boolean[] linked;
+    /**
      * Index = method id: pushed out of its rule's share, no longer instrumented. Written under this object's
      * lock, read without it by the remover once a second for every id (a late read only delays it a step; a
      * lock per id would cost it a lock a method at every look).
@@ -74,6 +79,7 @@ final class MethodRegistry {
         entries.add(null); // id 0
         this.thresholds = new long[capacity + 1];
         this.uninstrumented = new boolean[capacity + 1];
+        this.linked = new boolean[capacity + 1];
         this.evicted = new boolean[capacity + 1];
     }
 
@@ -146,6 +152,15 @@ final class MethodRegistry {
     /** From now on a (re)transformation of {@code id}'s class leaves the method without advice. */
     synchronized void uninstrument(int id) {
         uninstrumented[id] = true;
+    }
+
+    /** The advice of {@code id} has a linked entry that can be muted: that takes it out of compiled code, no retransformation needed. */
+    synchronized void markLinked(int id) {
+        linked[id] = true;
+    }
+
+    synchronized boolean isLinked(int id) {
+        return linked[id];
     }
 
     /** True for a method whose advice is to be left out (adaptive exclusion removed it). */

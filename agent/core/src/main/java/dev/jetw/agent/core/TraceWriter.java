@@ -1,7 +1,7 @@
 package dev.jetw.agent.core;
 
 import dev.jetw.bootstrap.CallHandler;
-import dev.jetw.bootstrap.Dispatcher;
+import dev.jetw.bootstrap.MethodEntries;
 import dev.jetw.etl.JetwSchema;
 import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EventType;
@@ -24,7 +24,7 @@ import java.nio.ByteBuffer;
  * always those of written calls and trees stay whole. Readers pair by instance id and order by time.
  *
  * <p><b>Adaptive exclusion</b> ({@link AdaptiveExclusion}): while a method is observed its calls
- * are timed; once excluded its next entry mutes it ({@link Dispatcher#mute}: its advice stops calling
+ * are timed; once excluded its next entry mutes it ({@link MethodEntries#mute}: its advice stops calling
  * in), and the thread that decided writes one MethodExclusion event naming it.
  *
  * <p>Tokens handed to the advice: {@code tag << 32 | slot << 16 | depth}, depth >= 1, so 0 means
@@ -72,7 +72,7 @@ final class TraceWriter implements CallHandler {
         byte state = states[methodId];
         int level = levels[methodId] & 0xFF;
         if (state == AdaptiveExclusion.EXCLUDED || level == 0) { // level 0: pushed out of the method budget
-            Dispatcher.mute(methodId); // for good in this attach: the advice stops calling in
+            MethodEntries.mute(methodId); // for good in this attach: the advice stops calling in
             return 0L;
         }
         if (!provider.isEnabled(level)) {

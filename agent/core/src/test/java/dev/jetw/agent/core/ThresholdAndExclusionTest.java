@@ -2,6 +2,7 @@ package dev.jetw.agent.core;
 
 import dev.jetw.bootstrap.CallHandler;
 import dev.jetw.bootstrap.Dispatcher;
+import dev.jetw.bootstrap.MethodEntries;
 import dev.jetw.etl.JetwSchema;
 import dev.jetw.etw.EventType;
 import org.junit.jupiter.api.AfterEach;
@@ -13,10 +14,15 @@ import testapp.Sleepy;
 
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.Handle;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 
 import java.lang.instrument.ClassFileTransformer;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.security.ProtectionDomain;
 import java.util.concurrent.atomic.AtomicReference;
@@ -301,10 +307,11 @@ class ThresholdAndExclusionTest {
     }
 
     @Test
-    void anExcludedMethodsAdviceStopsCallingIntoTheAgentAndDetachUnmutesIt() {
+    void anExcludedMethodsAdviceStopsCallingIntoTheAgentAndDetachUnmutesIt() throws Exception {
         RecordingBackend b = new RecordingBackend();
-        // uninstrumentRate=0: the advice stays, so what keeps the getter's calls out of the agent is the mute alone.
-        AgentHarness.attach(b, dir, "include=testapp.Getters,threshold=0,uninstrumentRate=0");
+        // Getters is a Java 8 class file: its entry is linked, so the remover never retransforms it and what keeps
+        // the getter's calls out of the agent is the mute alone.
+        AgentHarness.attach(b, dir, "include=testapp.Getters,threshold=0");
         Getters g = new Getters();
         long sum = 0;
         for (int i = 0; i < 3 * AdaptiveExclusion.WINDOW; i++) {
@@ -342,6 +349,16 @@ class ThresholdAndExclusionTest {
             sum += g.value(); // muted again by its first call, so the detach below has something to clear
         }
         int[] mutedBeforeDetach = mutedIds();
+        AtomicReference<byte[]> bytes = new AtomicReference<>();
+        ClassFileTransformer capture = capturing("testapp/Getters", bytes);
+        AgentHarness.inst().addTransformer(capture, true);
+        try {
+            AgentHarness.inst().retransformClasses(Getters.class); // shows the agent's output to the capture
+        } finally {
+            AgentHarness.inst().removeTransformer(capture);
+        }
+        Thread.sleep(2 * ExcludedMethodRemover.STEP_MILLIS + 500); // the remover looks twice: a queued class would show
+        String status = AgentMain.run("command=status", AgentHarness.inst(), null);
         AgentHarness.detach();
         Map<Integer, String> names = methodNames(b.snapshot());
         int value = idOf(names, "Getters.value");
@@ -350,10 +367,13 @@ class ThresholdAndExclusionTest {
         assertEquals(1000, (int) entries.get(spin), "every call of the traced method reaches the agent");
         assertTrue(Arrays.equals(new int[] {value}, mutedBeforeDetach), "only the getter is muted: " + Arrays.toString(mutedBeforeDetach));
         assertEquals(0, mutedIds().length, "the detach unmutes every method: the next attach numbers them afresh");
+        assertEquals(true, linksItsEntry(bytes.get(), "value"), "a Java 8 class file gets the linked entry");
+        assertTrue(status.contains("methods excluded:    1 (adaptive: hot and short), 0 classes retransformed without their advice"),
+                "muted through its call site, the getter's class is not retransformed: " + status);
     }
 
     private static int[] mutedIds() {
-        return java.util.stream.IntStream.range(0, Dispatcher.MUTABLE_IDS).filter(id -> Dispatcher.MUTED[id] != 0).toArray();
+        return java.util.stream.IntStream.range(0, MethodEntries.MUTABLE_IDS).filter(MethodEntries::isMuted).toArray();
     }
 
     private static int idOf(Map<Integer, String> names, String name) {
@@ -362,32 +382,34 @@ class ThresholdAndExclusionTest {
     }
 
     @Test
-    void excludedMethodsLoseTheirAdviceByRetransformation() throws Exception {
+    void excludedMethodsOfAJava6ClassLoseTheirAdviceByRetransformation() throws Exception {
         RecordingBackend b = new RecordingBackend();
-        AgentHarness.attach(b, dir, "include=testapp.Getters");
-        // A transformer registered after the agent's sees the agent's output when Getters is retransformed.
+        AgentHarness.attach(b, dir, "include=testapp.OldGetters");
+        // A transformer registered after the agent's sees the agent's output when the class is retransformed.
         AtomicReference<byte[]> lastBytes = new AtomicReference<>();
-        ClassFileTransformer capture = capturing("testapp/Getters", lastBytes);
+        ClassFileTransformer capture = capturing("testapp/OldGetters", lastBytes);
         AgentHarness.inst().addTransformer(capture, true);
         try {
-            Getters g = new Getters();
+            Class<?> old = Java6Copies.define(Getters.class, "testapp.OldGetters"); // no invokedynamic: the byte-checked entry
+            Object g = old.getConstructor().newInstance();
+            Method value = old.getMethod("value");
             for (int i = 0; i < 2 * AdaptiveExclusion.WINDOW; i++) {
-                g.value();
+                value.invoke(g);
             }
             String status = statusOnceOneClassIsRetransformed();
             assertTrue(status.contains("methods excluded:    1 (adaptive: hot and short), 1 classes retransformed without their advice"),
                     status);
             byte[] bytes = lastBytes.get();
-            assertTrue(bytes != null, "Getters was retransformed");
+            assertTrue(bytes != null, "OldGetters was retransformed");
             assertEquals(false, callsDispatcher(bytes, "value"), "the excluded getter has its original body again");
             assertEquals(true, callsDispatcher(bytes, "spin"), "the other method keeps its advice");
-            g.spin();
+            old.getMethod("spin").invoke(g);
         } finally {
             AgentHarness.inst().removeTransformer(capture);
         }
         AgentHarness.detach();
         Map<Integer, String> names = methodNames(b.snapshot());
-        long spins = calls(b.snapshot(), EventType.END).stream().filter(e -> names.get(le(e.payload).getInt()).equals("Getters.spin")).count();
+        long spins = calls(b.snapshot(), EventType.END).stream().filter(e -> names.get(le(e.payload).getInt()).equals("OldGetters.spin")).count();
         assertEquals(1L, spins, "the retransformed class still traces its other method");
     }
 
@@ -449,17 +471,20 @@ class ThresholdAndExclusionTest {
     }
 
     @Test
-    void retransformingWithoutAdviceLoadsNoClassItsSignaturesName() throws Exception {
+    void retransformingWithoutAdviceLoadsNoClassItsSignaturesName() throws Throwable {
         RecordingBackend b = new RecordingBackend();
-        AgentHarness.attach(b, dir, "include=testapp.Signatures;testapp.SignatureOnly");
-        Signatures s = new Signatures();
+        AgentHarness.attach(b, dir, "include=testapp.OldSignatures;testapp.SignatureOnly");
+        Class<?> old = Java6Copies.define(Signatures.class, "testapp.OldSignatures"); // retransformed by the remover
+        Object s = old.getConstructor().newInstance();
+        // A method handle, not reflection: Class.getMethod resolves the types of every method's signature.
+        MethodHandle value = MethodHandles.publicLookup().findVirtual(old, "value", MethodType.methodType(int.class));
         for (int i = 0; i < 2 * AdaptiveExclusion.WINDOW; i++) {
-            s.value();
+            value.invoke(s);
         }
         String status = statusOnceOneClassIsRetransformed();
         assertTrue(status.contains("1 classes retransformed without their advice"), status);
         assertEquals(false, isLoaded("testapp.SignatureOnly"), "the retransformation loaded a class its signatures name");
-        Signatures.useNew();
+        MethodHandles.publicLookup().findStatic(old, "useNew", MethodType.methodType(long.class)).invoke();
         AgentHarness.detach();
         Map<Integer, String> names = methodNames(b.snapshot());
         long gets = calls(b.snapshot(), EventType.END).stream()
@@ -497,6 +522,28 @@ class ThresholdAndExclusionTest {
                 return null;
             }
         };
+    }
+
+    /** Whether method {@code name} of the class file has an invokedynamic bootstrapped by MethodEntries.link. */
+    private static boolean linksItsEntry(byte[] classFile, String name) {
+        boolean[] found = {false};
+        new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String method, String desc, String signature, String[] exceptions) {
+                if (!method.equals(name)) {
+                    return null;
+                }
+                return new MethodVisitor(Opcodes.ASM9) {
+                    @Override
+                    public void visitInvokeDynamicInsn(String n, String d, Handle bootstrap, Object... arguments) {
+                        if (bootstrap.getOwner().equals("dev/jetw/bootstrap/MethodEntries") && bootstrap.getName().equals("link")) {
+                            found[0] = true;
+                        }
+                    }
+                };
+            }
+        }, 0);
+        return found[0];
     }
 
     /** Whether method {@code name} of the class file calls the jetw Dispatcher (has the advice). */
