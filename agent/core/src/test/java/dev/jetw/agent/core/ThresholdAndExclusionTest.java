@@ -526,29 +526,17 @@ class ThresholdAndExclusionTest {
 
     /** Whether method {@code name} of the class file has an invokedynamic bootstrapped by MethodEntries.link. */
     private static boolean linksItsEntry(byte[] classFile, String name) {
-        boolean[] found = {false};
-        new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
-            @Override
-            public MethodVisitor visitMethod(int access, String method, String desc, String signature, String[] exceptions) {
-                if (!method.equals(name)) {
-                    return null;
-                }
-                return new MethodVisitor(Opcodes.ASM9) {
-                    @Override
-                    public void visitInvokeDynamicInsn(String n, String d, Handle bootstrap, Object... arguments) {
-                        if (bootstrap.getOwner().equals("dev/jetw/bootstrap/MethodEntries") && bootstrap.getName().equals("link")) {
-                            found[0] = true;
-                        }
-                    }
-                };
-            }
-        }, 0);
-        return found[0];
+        return adviceCalls(classFile, name).contains("indy dev/jetw/bootstrap/MethodEntries.link");
     }
 
     /** Whether method {@code name} of the class file calls the jetw Dispatcher (has the advice). */
     private static boolean callsDispatcher(byte[] classFile, String name) {
-        boolean[] found = {false};
+        return adviceCalls(classFile, name).stream().anyMatch(c -> c.startsWith("call dev/jetw/bootstrap/Dispatcher."));
+    }
+
+    /** The calls ("call OWNER.NAME") and invokedynamic bootstraps ("indy OWNER.NAME") in method {@code name} of the class file. */
+    private static List<String> adviceCalls(byte[] classFile, String name) {
+        List<String> calls = new ArrayList<>();
         new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
             @Override
             public MethodVisitor visitMethod(int access, String method, String desc, String signature, String[] exceptions) {
@@ -558,14 +546,17 @@ class ThresholdAndExclusionTest {
                 return new MethodVisitor(Opcodes.ASM9) {
                     @Override
                     public void visitMethodInsn(int opcode, String owner, String m, String d, boolean itf) {
-                        if (owner.equals("dev/jetw/bootstrap/Dispatcher")) {
-                            found[0] = true;
-                        }
+                        calls.add("call " + owner + "." + m);
+                    }
+
+                    @Override
+                    public void visitInvokeDynamicInsn(String n, String d, Handle bootstrap, Object... arguments) {
+                        calls.add("indy " + bootstrap.getOwner() + "." + bootstrap.getName());
                     }
                 };
             }
         }, 0);
-        return found[0];
+        return calls;
     }
 
     @Test
