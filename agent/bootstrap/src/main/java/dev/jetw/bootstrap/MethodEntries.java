@@ -79,16 +79,15 @@ public final class MethodEntries {
         if (methodId <= 0 || methodId >= MUTABLE_IDS || MUTED[methodId] != 0) {
             return;
         }
-        MutableCallSite site;
-        synchronized (SITES) {
+        synchronized (SITES) { // with the switch, so that a reset cannot come between the byte and the target
             if (MUTED[methodId] != 0) {
                 return;
             }
             MUTED[methodId] = 1;
-            site = SITES[methodId];
-        }
-        if (site != null) {
-            site.setTarget(MUTED_ENTER);
+            MutableCallSite site = SITES[methodId];
+            if (site != null) {
+                site.setTarget(MUTED_ENTER);
+            }
         }
     }
 
