@@ -27,8 +27,8 @@ import java.util.Arrays;
  * {@code enter} shares one profile between all methods, and the JIT then inlined the handler's whole entry
  * into every method, excluded or not.
  *
- * <p>Both are per attach: {@link #reset} (at every install or removal of a handler) unmutes every method,
- * since the next attach numbers its methods afresh.
+ * <p>Both are per attach: installing a handler ({@link #reset}) or removing it ({@link #forget}) unmutes
+ * every method, since the next attach numbers its methods afresh.
  */
 public final class MethodEntries {
 
@@ -91,7 +91,7 @@ public final class MethodEntries {
         }
     }
 
-    /** Whether {@code methodId} is muted (status, tests). */
+    /** Whether {@code methodId} is muted (for tests). */
     public static boolean isMuted(int methodId) {
         return methodId > 0 && methodId < MUTABLE_IDS && MUTED[methodId] != 0;
     }
