@@ -17,9 +17,10 @@ import java.util.Arrays;
  * <p><b>Linked entries</b> (class files of Java 7 and later): the advice's entry is one invokedynamic,
  * linked by {@link #link} to a {@link MutableCallSite} whose target calls {@code Dispatcher.enter(id)}.
  * {@link #mute} sets the target to a constant 0: the JIT treats a mutable call site's target as a constant
- * (and recompiles what inlined it when it changes), so a muted method's advice compiles to nothing, the
- * exit's {@code token != 0} test included. A method muted early, as most are (256 calls into a run), is
- * muted before the JIT compiles its callers, and nothing is recompiled.
+ * (and recompiles what inlined it when it changes), so a muted method's advice compiles to nothing but
+ * the exception handler around its body, the exit's {@code token != 0} test included. A method muted early,
+ * as most are (256 calls into a run), is muted before the JIT compiles its callers, and no compiled code
+ * is thrown away for it.
  *
  * <p><b>Byte entries</b> (older class files, which cannot hold invokedynamic): the advice reads
  * {@link #MUTED} itself before it calls {@code Dispatcher.enter}: a branch in the advice is profiled per
