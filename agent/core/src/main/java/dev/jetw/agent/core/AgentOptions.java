@@ -96,10 +96,7 @@ final class AgentOptions {
         this.adaptive = p.adaptive;
         this.propagate = p.propagate;
         this.hotMethods = p.hotMethods;
-        // Started from a list, the methods this run excludes anew are few and rarely called (the list holds the hot
-        // ones); removing their advice would make the JIT recompile all the hot code that inlines their classes
-        // (BENCHMARKS.md §7: ~300 C2 compilations, 4 s, for 7 methods). So their advice stays unless asked for.
-        this.uninstrumentRate = hotMethods != null && !p.uninstrumentRateGiven ? 0 : p.uninstrumentRate;
+        this.uninstrumentRate = p.uninstrumentRate;
         if (hotMethods != null && !adaptive) {
             throw new ConfigException(HotMethods.KEY, hotMethods.path(), "continues an earlier run's adaptive exclusion and needs adaptive=true"
                     + " (given adaptive=false); allowed: leave out one of the two");
@@ -291,7 +288,6 @@ final class AgentOptions {
         boolean adaptive = true;
         boolean propagate = true;
         int uninstrumentRate = ExcludedMethodRemover.DEFAULT_CLASSES_PER_SECOND;
-        boolean uninstrumentRateGiven;
         HotMethods hotMethods;
         boolean skipTrivial = true;
         String command;
@@ -397,7 +393,6 @@ final class AgentOptions {
                     skipTrivial = value.equalsIgnoreCase("skip");
                     return;
                 case "uninstrumentRate":
-                    uninstrumentRateGiven = true;
                     try {
                         uninstrumentRate = Integer.parseInt(value);
                     } catch (NumberFormatException e) {

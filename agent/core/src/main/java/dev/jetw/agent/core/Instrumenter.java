@@ -197,7 +197,6 @@ final class Instrumenter {
         };
     }
 
-    /** Binds the {@link MethodId} parameter to the registered id of the method being instrumented. */
     /** Class files of Java 7 and later may hold invokedynamic; Byte Buddy reads the version from the class file. */
     private static boolean canLink(TypeDescription type) {
         ClassFileVersion version = type.getClassFileVersion();
@@ -212,6 +211,7 @@ final class Instrumenter {
         return id;
     }
 
+    /** Binds the {@link MethodId} parameter to the registered id of the method being instrumented. */
     private static final class MethodIdMapping implements Advice.OffsetMapping {
         private final MethodRegistry registry;
 

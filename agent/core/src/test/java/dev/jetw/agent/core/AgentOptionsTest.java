@@ -243,7 +243,7 @@ class AgentOptionsTest {
     }
 
     @Test
-    void hotMethodsReadsAListAnExclusionWinningAndLeavesTheAdviceOfNewExclusionsUnlessARateIsGiven() throws Exception {
+    void hotMethodsReadsAListAnExclusionWinning() throws Exception {
         Path list = dir.resolve("a.hot");
         Files.write(list, java.util.Arrays.asList("# comment", "", "hot-threshold=1ms a.B.c(I)V", "hot-fast a.B.c(I)V",
                 "hot-short a.B$Inner.d()Z", "hot-threshold=500us a.B.e()V"), StandardCharsets.UTF_8);
@@ -253,9 +253,6 @@ class AgentOptionsTest {
         assertEquals("hot-short", o.hotMethods.of("a.B$Inner", "d", "()Z").reason);
         assertEquals(500_000L, o.hotMethods.of("a.B", "e", "()V").thresholdNanos);
         assertNull(o.hotMethods.of("a.B", "e", "(I)V"), "the descriptor is part of the name");
-        assertEquals(0, o.uninstrumentRate, "started from a list: the advice of new exclusions stays");
-        assertEquals(50, AgentOptions.parse("include=a.**,uninstrumentRate=50,hotMethods=" + list).uninstrumentRate);
-        assertEquals(ExcludedMethodRemover.DEFAULT_CLASSES_PER_SECOND, AgentOptions.parse("include=a.**").uninstrumentRate);
     }
 
     @Test

@@ -175,6 +175,24 @@ class ExcludedMethodRemoverTest {
         assertEquals(Collections.singletonList(Collections.singletonList(Integer.class)), calls);
     }
 
+    @Test
+    void aMethodWithALinkedEntryIsMutedNotRetransformed() {
+        MethodRegistry r = new MethodRegistry(10, AgentOptions.parse("include=java.lang.**").rules);
+        int linked = r.register("java.lang.String", "length", "()I", 4, -1L, 0);
+        int byteChecked = r.register("java.lang.Integer", "intValue", "()I", 4, -1L, 0);
+        r.markLinked(linked); // what the instrumenter does for a class file of Java 7 or later
+        AdaptiveExclusion x = new AdaptiveExclusion(r.thresholds, true);
+        List<List<Class<?>>> calls = new ArrayList<>();
+        Instrumentation inst = loaded(calls, String.class, Integer.class);
+        ExcludedMethodRemover m = remover(x, r, inst, 20);
+        exclude(x, linked);
+        exclude(x, byteChecked);
+        m.step(0L);
+        assertEquals(1, m.step(ExcludedMethodRemover.FIRST_BATCH_NANOS), "only the byte-checked method's class is retransformed");
+        assertEquals(Collections.singletonList(Collections.singletonList(Integer.class)), calls);
+        assertEquals(false, r.isUninstrumented(linked), "the linked method keeps its (muted) advice");
+    }
+
     private static void exclude(AdaptiveExclusion x, int id) {
         for (int i = 0; i < AdaptiveExclusion.WINDOW; i++) {
             x.observe(id, 10, i);
