@@ -12,7 +12,7 @@ measure() { # opts jar args... -> "seconds maxRssMB status"
   local opts="$1" jar="$2"; shift 2
   local status=0
   # shellcheck disable=SC2086
-  /usr/bin/time -v -o "$work/time" java $opts -cp "$jar" dev.jetw.etl.tool.EtlTool "$@" >"$work/out" 2>"$work/err" || status=$?
+  /usr/bin/time -v -o "$work/time" java $opts -cp "$jar" dev.jetw.analysis.cli.EtlTool "$@" >"$work/out" 2>"$work/err" || status=$?
   local wall rss
   wall=$(grep 'Elapsed (wall clock)' "$work/time" | awk '{print $NF}' | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
   rss=$(grep 'Maximum resident set size' "$work/time" | awk '{print int($NF/1024)}')

@@ -1,5 +1,7 @@
 package dev.jetw.etw;
 
+import dev.jetw.etl.TruncationMark;
+
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
@@ -19,17 +21,10 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Size limit: the payload is cut to {@link #maxPayloadBytes()} (the smaller of 64 KB and the
  * session buffer size less the headers). A cut event keeps its {@code Class.Version} (0, the MOF's
  * EventVersion: a decoder matches the two, so another version would not decode at all) and is
- * marked in its payload instead: its last four bytes are {@link #TRUNCATION_MARK} and a UTF-16
- * NUL, so the string it ends in stays NUL-terminated and every decoder shows the cut ("com.acme.Fo…").
- * {@link #endsWithTruncationMark} is the reader's test; {@link #eventsTruncated()} counts them exactly.
- * The mark assumes the payload's last field is a UTF-16 string at an even offset, as in JetwSchema.
+ * marked in its payload instead ({@link TruncationMark}, which is also the reader's test);
+ * {@link #eventsTruncated()} counts them exactly.
  */
 public final class ClassicProvider implements EnableListener, AutoCloseable {
-
-    /** U+2026 HORIZONTAL ELLIPSIS: the last character of a cut event's payload, before its NUL. */
-    public static final char TRUNCATION_MARK = '\u2026';
-    /** The mark and the NUL after it, in UTF-16LE. */
-    static final int TRUNCATION_MARK_BYTES = 4;
 
     private final UUID controlGuid;
     private final List<UUID> eventClassGuids;
@@ -139,28 +134,6 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
         return counted(scratch, code);
     }
 
-    /** Ends the payload at {@code length} with the truncation mark and a NUL (when there is room for them). */
-    private static void cut(ByteBuffer payload, int length) {
-        if (length >= TRUNCATION_MARK_BYTES) {
-            payload.put(length - 4, (byte) (TRUNCATION_MARK & 0xFF));
-            payload.put(length - 3, (byte) (TRUNCATION_MARK >>> 8));
-            payload.put(length - 2, (byte) 0);
-            payload.put(length - 1, (byte) 0);
-        }
-        payload.position(length);
-    }
-
-    /**
-     * True when {@code payload} (an event's user data) ends with the truncation mark and a NUL: the
-     * writer cut it. A string that itself ended in U+2026 at the very end of a payload reads the
-     * same; class, method and exception names never end so, a checkpoint label could.
-     */
-    public static boolean endsWithTruncationMark(byte[] payload) {
-        int n = payload.length;
-        return n >= TRUNCATION_MARK_BYTES && payload[n - 4] == (byte) (TRUNCATION_MARK & 0xFF)
-                && payload[n - 3] == (byte) (TRUNCATION_MARK >>> 8) && payload[n - 2] == 0 && payload[n - 1] == 0;
-    }
-
     /**
      * Writes a record that must reach the file (a name record of the rundown), as {@link #write},
      * through the backend's reserved path ({@link ProviderBackend#writeReserved}). When the backend
@@ -256,7 +229,7 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
     private void cutToLimit(EventScratch scratch) {
         int max = backend.maxPayloadBytes();
         if (scratch.payload().position() > max) {
-            cut(scratch.payload(), max & ~1); // whole UTF-16 units
+            TruncationMark.cut(scratch.payload(), max & ~1); // whole UTF-16 units
             truncated.increment();
         }
     }

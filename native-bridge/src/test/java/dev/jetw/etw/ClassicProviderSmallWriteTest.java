@@ -1,5 +1,7 @@
 package dev.jetw.etw;
 
+import dev.jetw.etl.EventType;
+import dev.jetw.etl.TraceLevel;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
 import dev.jetw.etl.JetwSchema;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;

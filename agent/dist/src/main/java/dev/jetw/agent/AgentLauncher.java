@@ -29,8 +29,8 @@ final class AgentLauncher {
 
     static final String CORE_MAIN = "dev.jetw.agent.core.AgentMain";
     static final String MOF_SCHEMA = "dev.jetw.agent.core.MofSchema";
-    static final String ETL_TOOL = "dev.jetw.etl.tool.EtlTool";
-    static final String SELFTEST = "dev.jetw.agent.core.selftest.Selftest";
+    static final String ETL_TOOL = "dev.jetw.analysis.cli.EtlTool";
+    static final String SELFTEST = "dev.jetw.selftest.Selftest";
 
     /** The core's words for status/detach without an agent (dev.jetw.agent.core.AgentMain). */
     static final String NOT_ATTACHED = "no jetw agent is attached in this JVM";

@@ -7,7 +7,7 @@ import dev.jetw.etl.EtlFormat;
 import dev.jetw.etl.EtlLogfileHeader;
 import dev.jetw.etl.EtlRecordWriter;
 import dev.jetw.etl.JetwSchema;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

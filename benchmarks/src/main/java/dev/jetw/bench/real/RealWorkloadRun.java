@@ -3,7 +3,7 @@ package dev.jetw.bench.real;
 import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
 import dev.jetw.etl.JetwSchema;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 
 import java.io.BufferedReader;
 import java.io.IOException;

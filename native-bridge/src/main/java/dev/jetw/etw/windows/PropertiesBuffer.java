@@ -2,7 +2,7 @@ package dev.jetw.etw.windows;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
-import dev.jetw.etw.Guids;
+import dev.jetw.etl.Guids;
 import dev.jetw.etw.SessionStats;
 
 import java.nio.charset.StandardCharsets;

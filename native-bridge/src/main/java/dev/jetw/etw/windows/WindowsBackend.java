@@ -6,7 +6,7 @@ import dev.jetw.etw.ClockType;
 import dev.jetw.etw.EnableListener;
 import dev.jetw.etw.EtwBackend;
 import dev.jetw.etw.EtwException;
-import dev.jetw.etw.Guids;
+import dev.jetw.etl.Guids;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.OrphanPolicy;
 import dev.jetw.etw.ProviderBackend;

@@ -8,7 +8,7 @@ import com.sun.jna.Pointer;
 import dev.jetw.etw.EnableListener;
 import dev.jetw.etw.EtwException;
 import dev.jetw.etw.EventScratch;
-import dev.jetw.etw.Guids;
+import dev.jetw.etl.Guids;
 import dev.jetw.etw.ProviderBackend;
 import dev.jetw.etw.Win32Error;
 

@@ -23,7 +23,8 @@ class CrashSafetyTest {
     void aKilledJvmLeavesAValidFileWithEveryFlushedBuffer() throws Exception {
         Path file = dir.resolve("crash.etl");
         int n = 1000; // about 13 full 4 KB buffers and a partial one that only the flush timer writes
-        String cp = location(CrashChild.class) + File.pathSeparator + location(PortableBackend.class);
+        String cp = location(CrashChild.class) + File.pathSeparator + location(PortableBackend.class)
+                + File.pathSeparator + location(dev.jetw.etl.EtlFormat.class);
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process child = new ProcessBuilder(Arrays.asList(java.toString(), "-cp", cp,
                 CrashChild.class.getName(), file.toString(), Integer.toString(n)))

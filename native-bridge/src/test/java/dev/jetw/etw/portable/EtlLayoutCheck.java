@@ -1,7 +1,7 @@
 package dev.jetw.etw.portable;
 
 import dev.jetw.etl.EtlFormat;
-import dev.jetw.etw.Guids;
+import dev.jetw.etl.Guids;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

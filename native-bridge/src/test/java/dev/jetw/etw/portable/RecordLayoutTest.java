@@ -144,7 +144,7 @@ class RecordLayoutTest {
         assertEquals(7, buf.getInt(8));
         assertEquals(9, buf.getInt(12));
         assertEquals(42L, buf.getLong(16));
-        assertEquals(g, dev.jetw.etw.Guids.get(buf, 0x18));
+        assertEquals(g, dev.jetw.etl.Guids.get(buf, 0x18));
         assertEquals(0x30 + 44 + 4, next);
     }
 

@@ -2,7 +2,7 @@ package dev.jetw.etw.portable;
 
 import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EventScratch;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionStats;

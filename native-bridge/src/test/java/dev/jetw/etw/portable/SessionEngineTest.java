@@ -1,11 +1,12 @@
 package dev.jetw.etw.portable;
 
+import dev.jetw.etl.TruncationMark;
 import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.ClockType;
 import dev.jetw.etw.EnableListener;
 import dev.jetw.etw.EtwException;
 import dev.jetw.etw.EventScratch;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.OrphanPolicy;
 import dev.jetw.etw.ProviderBackend;
@@ -305,7 +306,7 @@ class SessionEngineTest {
         assertEquals(2, ev.size());
         assertEquals(max, ev.get(1).payload.length);
         assertEquals(0, ev.get(1).version, "a cut event keeps the MOF's EventVersion");
-        assertTrue(ClassicProvider.endsWithTruncationMark(ev.get(1).payload), "marked in the payload instead");
+        assertTrue(TruncationMark.endsPayload(ev.get(1).payload), "marked in the payload instead");
     }
 
     private static ProviderBackend providerBackendOf(ClassicProvider p) throws Exception {

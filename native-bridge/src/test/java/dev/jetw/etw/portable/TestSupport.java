@@ -4,8 +4,8 @@ import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EtwBackend;
 import dev.jetw.etw.EtwException;
 import dev.jetw.etw.EventScratch;
-import dev.jetw.etw.EventType;
-import dev.jetw.etw.TraceLevel;
+import dev.jetw.etl.EventType;
+import dev.jetw.etl.TraceLevel;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

@@ -31,7 +31,8 @@ class VirtualThreadIdTest {
         Optional<Path> java = findJava21();
         Assumptions.assumeTrue(java.isPresent(), "no Java 21+ runtime found");
         Path file = dir.resolve("v.etl");
-        String cp = location(VirtualThreadChild.class) + File.pathSeparator + location(PortableBackend.class);
+        String cp = location(VirtualThreadChild.class) + File.pathSeparator + location(PortableBackend.class)
+                + File.pathSeparator + location(dev.jetw.etl.EtlFormat.class);
         Process child = new ProcessBuilder(Arrays.asList(java.get().toString(), "-cp", cp,
                 VirtualThreadChild.class.getName(), file.toString()))
                 .redirectErrorStream(true).start();

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.sun.jna.Callback;
 import com.sun.jna.Pointer;
-import dev.jetw.etw.EventType;
-import dev.jetw.etw.Guids;
+import dev.jetw.etl.EventType;
+import dev.jetw.etl.Guids;
 import dev.jetw.etw.KernelFlag;
 import dev.jetw.etw.LogFileMode;
-import dev.jetw.etw.TraceLevel;
+import dev.jetw.etl.TraceLevel;
 import dev.jetw.etw.Win32Error;
 import java.io.IOException;
 import java.lang.reflect.Field;

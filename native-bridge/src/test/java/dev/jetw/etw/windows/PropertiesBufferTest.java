@@ -3,7 +3,7 @@ package dev.jetw.etw.windows;
 import dev.jetw.etw.ClockType;
 import dev.jetw.etw.ConfigException;
 import dev.jetw.etw.EtwException;
-import dev.jetw.etw.Guids;
+import dev.jetw.etl.Guids;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.Win32Error;

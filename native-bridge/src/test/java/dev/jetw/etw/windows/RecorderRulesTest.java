@@ -2,7 +2,7 @@ package dev.jetw.etw.windows;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
-import dev.jetw.etw.Guids;
+import dev.jetw.etl.Guids;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

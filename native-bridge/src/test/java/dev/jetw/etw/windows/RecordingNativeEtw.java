@@ -3,7 +3,7 @@ package dev.jetw.etw.windows;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
-import dev.jetw.etw.Guids;
+import dev.jetw.etl.Guids;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

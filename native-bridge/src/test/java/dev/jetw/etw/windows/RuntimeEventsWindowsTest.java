@@ -8,7 +8,7 @@ import dev.jetw.etl.JetwSchema;
 import dev.jetw.etl.JvmEventSchema;
 import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EventScratch;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

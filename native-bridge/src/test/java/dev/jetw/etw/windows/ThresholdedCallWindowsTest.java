@@ -3,8 +3,8 @@ package dev.jetw.etw.windows;
 import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EtwException;
 import dev.jetw.etw.EventScratch;
-import dev.jetw.etw.EventType;
-import dev.jetw.etw.TraceLevel;
+import dev.jetw.etl.EventType;
+import dev.jetw.etl.TraceLevel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package dev.jetw.etw.windows;
 
 import dev.jetw.etw.EtwException;
-import dev.jetw.etw.Guids;
+import dev.jetw.etl.Guids;
 import dev.jetw.etw.KernelFlag;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.OrphanPolicy;

@@ -1,13 +1,14 @@
 package dev.jetw.etw.windows;
 
+import dev.jetw.etl.TruncationMark;
 import com.sun.jna.LastErrorException;
 import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EtwException;
 import dev.jetw.etw.EventScratch;
-import dev.jetw.etw.EventType;
-import dev.jetw.etw.Guids;
+import dev.jetw.etl.EventType;
+import dev.jetw.etl.Guids;
 import dev.jetw.etw.SessionConfig;
-import dev.jetw.etw.TraceLevel;
+import dev.jetw.etl.TraceLevel;
 import dev.jetw.etw.Win32Error;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -387,15 +388,15 @@ class WindowsProviderTest {
         assertEquals(max, h.getInt(64), "MOF_FIELD.Length: cut to the limit");
         assertEquals(0, h.getShort(6) & 0xFFFF, "Class.Version stays the MOF's EventVersion 0");
         assertEquals(max, c.payload.length);
-        assertEquals("x".repeat(max / 2 - 2) + ClassicProvider.TRUNCATION_MARK,
+        assertEquals("x".repeat(max / 2 - 2) + TruncationMark.CHARACTER,
                 RecordingNativeEtw.wideAt(ByteBuffer.wrap(c.payload).order(ByteOrder.LITTLE_ENDIAN), 0),
                 "the string stays NUL-terminated and ends with the mark");
-        assertTrue(ClassicProvider.endsWithTruncationMark(c.payload));
+        assertTrue(TruncationMark.endsPayload(c.payload));
         assertEquals(1, provider.eventsTruncated());
 
         putPayload(s, "short");
         assertTrue(provider.write(s, EventType.END, 4, 0, id, -1, 0));
-        assertFalse(ClassicProvider.endsWithTruncationMark(rec.last("TraceEventInstance").payload));
+        assertFalse(TruncationMark.endsPayload(rec.last("TraceEventInstance").payload));
         assertEquals(1, provider.eventsTruncated());
     }
 

@@ -260,6 +260,6 @@ final class Agent {
     }
 
     private static String levelName(int level) {
-        return level == 255 ? "all (255)" : dev.jetw.etw.TraceLevel.name(level) + " (" + level + ")";
+        return level == 255 ? "all (255)" : dev.jetw.etl.TraceLevel.name(level) + " (" + level + ")";
     }
 }

@@ -5,7 +5,7 @@ import dev.jetw.etw.ConfigException;
 import dev.jetw.etw.EtwBackends;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionConfigParser;
-import dev.jetw.etw.TraceLevel;
+import dev.jetw.etl.TraceLevel;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

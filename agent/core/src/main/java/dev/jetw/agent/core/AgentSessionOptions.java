@@ -5,7 +5,7 @@ import dev.jetw.etw.SessionConfig;
 /**
  * The session part of an agent option string, parsed exactly as {@code -javaagent:jetw-agent.jar=OPTIONS}
  * parses it (defaults, validation, messages), for code outside the agent that must start the session
- * the agent would start: the selftest ({@code dev.jetw.agent.core.selftest}).
+ * the agent would start: the selftest ({@code dev.jetw.selftest}).
  */
 public final class AgentSessionOptions {
 

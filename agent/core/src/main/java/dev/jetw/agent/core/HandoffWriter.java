@@ -3,8 +3,8 @@ package dev.jetw.agent.core;
 import dev.jetw.bootstrap.HandoffHandler;
 import dev.jetw.etl.JetwSchema;
 import dev.jetw.etw.ClassicProvider;
-import dev.jetw.etw.EventType;
-import dev.jetw.etw.TraceLevel;
+import dev.jetw.etl.EventType;
+import dev.jetw.etl.TraceLevel;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.ForkJoinWorkerThread;

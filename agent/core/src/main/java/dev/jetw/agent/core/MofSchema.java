@@ -2,7 +2,7 @@ package dev.jetw.agent.core;
 
 import dev.jetw.etl.JetwSchema;
 import dev.jetw.etl.JvmEventSchema;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 
 import java.util.UUID;
 

@@ -1,7 +1,7 @@
 package dev.jetw.agent.core;
 
 import dev.jetw.etw.ConfigException;
-import dev.jetw.etw.TraceLevel;
+import dev.jetw.etl.TraceLevel;
 
 /**
  * The {@code @}-suffixes of an include or annotation rule, in any order: a level

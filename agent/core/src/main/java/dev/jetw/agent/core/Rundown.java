@@ -2,7 +2,7 @@ package dev.jetw.agent.core;
 
 import dev.jetw.etl.JetwSchema;
 import dev.jetw.etw.ClassicProvider;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.Semaphore;

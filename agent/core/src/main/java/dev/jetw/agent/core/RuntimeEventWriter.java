@@ -4,7 +4,7 @@ import dev.jetw.etl.JvmEventSchema;
 import dev.jetw.etl.JvmEventSchema.EventClass;
 import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EventScratch;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 
 import java.nio.ByteBuffer;
 import java.util.Set;

@@ -4,7 +4,7 @@ import dev.jetw.bootstrap.CallHandler;
 import dev.jetw.bootstrap.MethodEntries;
 import dev.jetw.etl.JetwSchema;
 import dev.jetw.etw.ClassicProvider;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 
 import java.nio.ByteBuffer;
 

@@ -40,11 +40,11 @@ class DumpTest {
                 dev.jetw.etl.EtlRecord r;
                 while ((r = reader.next()) != null) {
                     java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(r.userData()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-                    if (dev.jetw.etl.JetwSchema.METHOD_CLASS.equals(r.guid()) && r.type() == dev.jetw.etw.EventType.DC_START) {
+                    if (dev.jetw.etl.JetwSchema.METHOD_CLASS.equals(r.guid()) && r.type() == dev.jetw.etl.EventType.DC_START) {
                         methods.put(b.getInt(), utf16z(b) + "." + utf16z(b));
                     } else if (dev.jetw.etl.JetwSchema.METHOD_CALL_CLASS.equals(r.guid())) {
                         int id = b.getInt();
-                        if (r.type() == dev.jetw.etw.EventType.CHECKPOINT) {
+                        if (r.type() == dev.jetw.etl.EventType.CHECKPOINT) {
                             checkpoints.add(utf16z(b));
                         } else {
                             referenced.add(id);

@@ -3,7 +3,7 @@ package dev.jetw.agent.core;
 import dev.jetw.etl.JetwSchema;
 import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EventScratch;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import dev.jetw.etw.SessionStats;
 import org.junit.jupiter.api.Test;
 

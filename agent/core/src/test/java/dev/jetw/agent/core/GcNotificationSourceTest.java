@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jetw.etl.JetwSchema;
 import dev.jetw.etl.JvmEventSchema;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;

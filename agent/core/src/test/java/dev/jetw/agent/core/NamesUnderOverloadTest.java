@@ -3,7 +3,7 @@ package dev.jetw.agent.core;
 import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
 import dev.jetw.etl.JetwSchema;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -68,15 +68,15 @@ class PortableTraceTest {
         // START: u32 methodId (4 bytes); END of a normal return: methodId + "" as UTF-16Z (6 bytes), both
         // written as one word (writeSmall): exactly those bytes reach the file, no pad or stale byte.
         for (TraceModel.Ev e : t.events) {
-            if (e.classIndex == dev.jetw.etl.JetwSchema.METHOD_CALL_INDEX && e.type == dev.jetw.etw.EventType.START) {
+            if (e.classIndex == dev.jetw.etl.JetwSchema.METHOD_CALL_INDEX && e.type == dev.jetw.etl.EventType.START) {
                 assertEquals(4, e.payload.length, "START payload");
             }
         }
         long normalEnds = t.events.stream().filter(e -> e.classIndex == dev.jetw.etl.JetwSchema.METHOD_CALL_INDEX
-                && e.type == dev.jetw.etw.EventType.END && e.payload.length == 6
+                && e.type == dev.jetw.etl.EventType.END && e.payload.length == 6
                 && e.payload[4] == 0 && e.payload[5] == 0).count();
         assertEquals(t.events.stream().filter(e -> e.classIndex == dev.jetw.etl.JetwSchema.METHOD_CALL_INDEX
-                && e.type == dev.jetw.etw.EventType.END).count() - 2, normalEnds, "every END but the two throwing fail() calls");
+                && e.type == dev.jetw.etl.EventType.END).count() - 2, normalEnds, "every END but the two throwing fail() calls");
         assertEquals(Arrays.asList("in-middle-1@4"), t.callsOf(C + "middle").get(0).checkpoints);
         assertEquals(Arrays.asList("other"), t.threadStarts.get(other.getId()));
         List<String> methods = Arrays.asList(C + "fail", C + "leaf", C + "middle", C + "run", C + "safeFail");

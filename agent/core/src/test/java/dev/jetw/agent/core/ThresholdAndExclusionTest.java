@@ -4,7 +4,7 @@ import dev.jetw.bootstrap.CallHandler;
 import dev.jetw.bootstrap.Dispatcher;
 import dev.jetw.bootstrap.MethodEntries;
 import dev.jetw.etl.JetwSchema;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

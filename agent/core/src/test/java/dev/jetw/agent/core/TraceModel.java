@@ -1,7 +1,7 @@
 package dev.jetw.agent.core;
 
 import dev.jetw.etl.JetwSchema;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,7 +1,7 @@
 package dev.jetw.agent.core;
 
 import dev.jetw.etl.JetwSchema;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.acme.app.AttachTargetApp;
 import com.acme.app.Worker;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -60,7 +60,7 @@ class CliIT {
 
     @Test
     void etlReadsAFileWithTheEmbeddedReader() throws Exception {
-        Path sample = Paths.get(System.getProperty("jetw.shared.dir"), "etl-samples", "primitive-types.etl");
+        Path sample = Paths.get(System.getProperty("jetw.samples.dir"), "primitive-types.etl");
         assertTrue(Files.isRegularFile(sample), sample.toString());
         ChildJvm.Result r = ChildJvm.tool("etl", "summary", sample.toString());
         assertEquals(0, r.exit(), r.toString());

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.acme.app.HandoffApp;
 import com.acme.app.HandoffScenarios;
 import com.acme.app.HandoffWork;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

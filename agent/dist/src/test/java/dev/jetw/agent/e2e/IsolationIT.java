@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.acme.app.IsolationApp;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.acme.app.CallTreeApp;
 import com.acme.app.QuietWork;
-import dev.jetw.etw.EventType;
-import dev.jetw.etw.TraceLevel;
+import dev.jetw.etl.EventType;
+import dev.jetw.etl.TraceLevel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.acme.app.RuntimeEventsApp;
 import dev.jetw.etl.JvmEventSchema;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;

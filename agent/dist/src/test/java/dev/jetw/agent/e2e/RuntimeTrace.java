@@ -3,7 +3,7 @@ package dev.jetw.agent.e2e;
 import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
 import dev.jetw.etl.JvmEventSchema;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,7 +3,7 @@ package dev.jetw.agent.e2e;
 import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
 import dev.jetw.etl.JetwSchema;
-import dev.jetw.etw.EventType;
+import dev.jetw.etl.EventType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;

@@ -1,0 +1,281 @@
+package dev.jetw.analysis.cli;
+
+import dev.jetw.etl.EtlHeaderTypes;
+import dev.jetw.etl.EtlLogfileInfo;
+import dev.jetw.etl.EtlProblem;
+import dev.jetw.etl.EtlReader;
+import dev.jetw.etl.EtlRecord;
+import dev.jetw.analysis.kernel.KernelClass;
+import dev.jetw.analysis.kernel.KernelDecoder;
+import dev.jetw.etl.EventType;
+import dev.jetw.etl.TraceLevel;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * {@code summary [--json] FILE...}: session, time span, buffers, events per provider / type / level,
+ * events lost. Counts are over events: every record except the logfile header.
+ */
+final class SummaryCommand {
+
+    /** Counts of one file. */
+    private static final class Counts {
+        long events;
+        long firstEvent = Long.MAX_VALUE;
+        long lastEvent = Long.MIN_VALUE;
+        final Map<String, Long> providers = new TreeMap<>();
+        final Map<String, String> providerNames = new HashMap<>();
+        final Map<Integer, Long> types = new TreeMap<>();
+        final Map<Integer, Long> levels = new TreeMap<>();
+        final Map<Integer, Long> headerTypes = new TreeMap<>();
+        final Map<String, Long> kernelEvents = new TreeMap<>();
+        long callStarts;
+        long callEnds;
+        final ExcludedMethods excluded = new ExcludedMethods();
+
+        void add(EtlRecord r) {
+            headerTypes.merge(r.headerType(), 1L, Long::sum);
+            excluded.accept(r);
+            if (r.isLogfileHeader()) {
+                return;
+            }
+            events++;
+            firstEvent = Math.min(firstEvent, r.fileTime());
+            lastEvent = Math.max(lastEvent, r.fileTime());
+            UUID g = r.guid();
+            KernelClass kernel = KernelClass.of(r);
+            if (kernel != null) {
+                g = kernel.guid(); // kernel records carry no GUID: their MOF class's
+                kernelEvents.merge(kernel.displayName() + "/" + KernelDecoder.eventName(r), 1L, Long::sum);
+            }
+            JetwEvent jetw = JetwEvent.decode(r);
+            if (jetw != null && jetw.kind == JetwEvent.Kind.CALL_START) {
+                callStarts++;
+            } else if (jetw != null && jetw.kind == JetwEvent.Kind.CALL_END) {
+                callEnds++;
+            }
+            String key = g == null ? "none" : g.toString();
+            providers.merge(key, 1L, Long::sum);
+            if (!providerNames.containsKey(key)) {
+                String name = r.providerName() != null ? r.providerName() : Text.knownProvider(g);
+                if (name == null && kernel != null) {
+                    name = kernel.displayName();
+                } else if (name == null && g == null && r.group() >= 0) {
+                    name = "kernel group 0x" + Integer.toHexString(r.group());
+                }
+                if (name != null) {
+                    providerNames.put(key, name);
+                }
+            }
+            types.merge(r.type(), 1L, Long::sum);
+            levels.merge(r.level(), 1L, Long::sum);
+        }
+    }
+
+    private SummaryCommand() {
+    }
+
+    /**
+     * With --thread or --from/--to only the events of that thread inside the window are counted (the
+     * logfile header is always read); the START/END balance is not checked then, because a window
+     * cuts calls in two.
+     */
+    static int run(List<Path> files, CommandOptions o, PrintStream out, PrintStream err) {
+        int status = EtlTool.OK;
+        for (Path f : files) {
+            status = EtlTool.worse(status, EtlFileRun.runReporting(f, err, reader -> {
+                Counts c = new Counts();
+                TimeWindow window = o.window(reader.header().startTime());
+                boolean filtered = o.thread != null || !window.isAll();
+                Progress progress = Progress.forCommand(err, o, "summary " + f);
+                for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
+                    progress.record(reader, 1, 1);
+                    if (r.isLogfileHeader() || (o.threadMatches(r.threadId()) && window.contains(r.fileTime()))) {
+                        c.add(r);
+                    }
+                }
+                progress.done();
+                List<String> lost = lossProblems(reader.header(), c, filtered);
+                out.println(o.json ? json(reader, c, lost) : text(reader, c, lost, o.describeFilters()));
+                return lost;
+            }));
+        }
+        return status;
+    }
+
+    /**
+     * Loss the file itself declares (the logfile header's EventsLost / BuffersLost) and jetw calls
+     * whose START and END counts differ (END lost, or calls still running when the session stopped).
+     */
+    static List<String> lossProblems(EtlLogfileInfo h, Counts c, boolean filtered) {
+        List<String> out = new ArrayList<>();
+        if (h.eventsLost() != 0 || h.buffersLost() != 0) {
+            out.add("events lost: the logfile header says " + Integer.toUnsignedString(h.eventsLost())
+                    + " events and " + Integer.toUnsignedString(h.buffersLost())
+                    + " buffers were lost while tracing; they are in no buffer of this file");
+        }
+        if (c.callStarts != c.callEnds && !filtered) {
+            out.add("unbalanced jetw calls: " + c.callStarts + " START and " + c.callEnds + " END events ("
+                    + (c.callStarts > c.callEnds ? (c.callStarts - c.callEnds) + " calls without END: still running at"
+                    + " stop, or their END was lost" : (c.callEnds - c.callStarts) + " ENDs without START: START lost")
+                    + ")");
+        }
+        return out;
+    }
+
+    private static String json(EtlReader reader, Counts c, List<String> lost) {
+        EtlLogfileInfo h = reader.header();
+        JsonWriter w = new JsonWriter().beginObject();
+        w.field("file", reader.file().toString());
+        w.field("sessionName", h.loggerName());
+        w.field("logFileName", h.logFileName());
+        w.field("startTime", Text.iso(h.startTime()));
+        w.name("endTime").value(h.endTime() != 0 ? Text.iso(h.endTime()) : null);
+        w.field("startFileTime", h.startTime());
+        w.field("endFileTime", h.endTime());
+        w.name("firstEventTime").value(c.events > 0 ? Text.iso(c.firstEvent) : null);
+        w.name("lastEventTime").value(c.events > 0 ? Text.iso(c.lastEvent) : null);
+        w.field("events", c.events);
+        w.field("eventsLost", h.eventsLost());
+        w.field("buffersLost", h.buffersLost());
+        w.field("buffers", reader.buffers().size());
+        w.field("compressedBuffers", reader.compressedBuffers());
+        w.field("buffersWritten", h.buffersWritten());
+        w.field("bufferSize", h.bufferSize());
+        w.field("pointerSize", h.pointerSize());
+        w.field("numberOfProcessors", h.numberOfProcessors());
+        w.field("clockType", h.clockType());
+        w.field("perfFreq", h.perfFreq());
+        w.field("logFileMode", h.logFileMode());
+        w.name("providers").beginObject();
+        for (Map.Entry<String, Long> e : c.providers.entrySet()) {
+            w.field(e.getKey(), e.getValue());
+        }
+        w.endObject();
+        w.name("providerNames").beginObject();
+        for (Map.Entry<String, String> e : new TreeMap<>(c.providerNames).entrySet()) {
+            w.field(e.getKey(), e.getValue());
+        }
+        w.endObject();
+        w.name("kernelEvents").beginObject();
+        for (Map.Entry<String, Long> e : c.kernelEvents.entrySet()) {
+            w.field(e.getKey(), e.getValue());
+        }
+        w.endObject();
+        w.field("callStarts", c.callStarts);
+        w.field("callEnds", c.callEnds);
+        w.name("types").beginObject();
+        for (Map.Entry<Integer, Long> e : c.types.entrySet()) {
+            w.field(e.getKey().toString(), e.getValue());
+        }
+        w.endObject();
+        w.name("levels").beginObject();
+        for (Map.Entry<Integer, Long> e : c.levels.entrySet()) {
+            w.field(e.getKey().toString(), e.getValue());
+        }
+        w.endObject();
+        w.name("headerTypes").beginObject();
+        for (Map.Entry<Integer, Long> e : c.headerTypes.entrySet()) {
+            w.field(String.format("0x%02x", e.getKey()), e.getValue());
+        }
+        w.endObject();
+        c.excluded.json(w);
+        w.field("unknownRecords", reader.unknownRecords());
+        w.field("corruptBuffers", reader.corruptBuffers());
+        w.field("truncated", reader.isTruncated());
+        w.name("problems").beginArray();
+        for (EtlProblem p : reader.problems()) {
+            w.value(p.message());
+        }
+        for (String p : lost) {
+            w.value(p);
+        }
+        w.endArray();
+        return w.endObject().toString();
+    }
+
+    private static String text(EtlReader reader, Counts c, List<String> lost, String filters) {
+        EtlLogfileInfo h = reader.header();
+        StringBuilder s = new StringBuilder();
+        line(s, "file", reader.file().toString());
+        line(s, "session", h.loggerName());
+        line(s, "log file", h.logFileName());
+        line(s, "start", Text.iso(h.startTime()));
+        if (h.endTime() != 0) {
+            line(s, "end", Text.iso(h.endTime()) + "  (" + Text.millis(h.endTime() - h.startTime()) + " ms)");
+        } else {
+            line(s, "end", "not set (the session was not stopped cleanly)");
+        }
+        if (c.events > 0) {
+            line(s, "events span", Text.iso(c.firstEvent) + " .. " + Text.iso(c.lastEvent)
+                    + "  (" + Text.millis(c.lastEvent - c.firstEvent) + " ms)");
+        }
+        line(s, "clock", clock(h) + "; " + h.numberOfProcessors() + " CPUs; pointer size " + h.pointerSize()
+                + "; OS " + h.majorVersion() + "." + h.minorVersion() + " build " + h.providerVersion());
+        line(s, "buffers", reader.buffers().size() + " x " + h.bufferSize() + " bytes (header says "
+                + h.buffersWritten() + " written" + (reader.compressedBuffers() > 0 ? "; " + reader.compressedBuffers()
+                + " compressed, the size is their capacity" : "") + ")");
+        line(s, "events", c.events + " (not counting the logfile header" + filters + ")");
+        // The header's EventsLost: what is not in the file, dropped before a buffer plus lost in unwritten buffers.
+        line(s, "events lost", h.eventsLost() + " (buffers lost " + h.buffersLost() + "; dropped + lost, not in the file)");
+        StringBuilder ht = new StringBuilder();
+        for (Map.Entry<Integer, Long> e : c.headerTypes.entrySet()) {
+            ht.append(ht.length() == 0 ? "" : ", ").append(EtlHeaderTypes.name(e.getKey())).append(' ').append(e.getValue());
+        }
+        line(s, "records", ht + " (all records)");
+        if (reader.unknownRecords() > 0) {
+            line(s, "unknown records", Integer.toString(reader.unknownRecords()));
+        }
+        s.append("providers:\n");
+        for (Map.Entry<String, Long> e : c.providers.entrySet()) {
+            String name = c.providerNames.get(e.getKey());
+            s.append(String.format(Locale.ROOT, "  %-36s  %-40s %8d\n", e.getKey(), name == null ? "" : name, e.getValue()));
+        }
+        if (!c.kernelEvents.isEmpty()) {
+            s.append("kernel events:\n");
+            for (Map.Entry<String, Long> e : c.kernelEvents.entrySet()) {
+                s.append(String.format(Locale.ROOT, "  %-40s %8d\n", e.getKey(), e.getValue()));
+            }
+        }
+        s.append("types:\n");
+        for (Map.Entry<Integer, Long> e : c.types.entrySet()) {
+            s.append(String.format(Locale.ROOT, "  %3d %-12s %8d\n", e.getKey(), EventType.name(e.getKey()), e.getValue()));
+        }
+        s.append("levels:\n");
+        for (Map.Entry<Integer, Long> e : c.levels.entrySet()) {
+            s.append(String.format(Locale.ROOT, "  %3d %-12s %8d\n", e.getKey(), TraceLevel.name(e.getKey()), e.getValue()));
+        }
+        c.excluded.text(s);
+        List<String> problems = new ArrayList<>();
+        for (EtlProblem p : reader.problems()) {
+            problems.add(p.message());
+        }
+        problems.addAll(lost);
+        s.append("problems:").append(problems.isEmpty() ? " none\n" : "\n");
+        for (String p : problems) {
+            s.append("  ").append(p).append('\n');
+        }
+        return s.toString().trim();
+    }
+
+    private static String clock(EtlLogfileInfo h) {
+        switch (h.clockType()) {
+            case 1: return "QPC at " + h.perfFreq() + " Hz";
+            case 2: return "system time";
+            case 3: return "CPU cycles at " + h.cpuSpeedInMHz() + " MHz";
+            default: return "clock type " + h.clockType();
+        }
+    }
+
+    private static void line(StringBuilder s, String key, String value) {
+        s.append(String.format(Locale.ROOT, "%-12s %s\n", key + ":", value));
+    }
+}

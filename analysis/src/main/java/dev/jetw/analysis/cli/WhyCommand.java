@@ -1,0 +1,369 @@
+package dev.jetw.analysis.cli;
+
+import dev.jetw.etl.EtlReader;
+import dev.jetw.etl.EtlRecord;
+import dev.jetw.analysis.kernel.KernelClass;
+import dev.jetw.analysis.kernel.KernelDecoder;
+import dev.jetw.analysis.kernel.KernelEvent;
+import dev.jetw.analysis.why.Breakdown;
+import dev.jetw.analysis.why.CallSelector;
+import dev.jetw.analysis.why.ExplainedCall;
+import dev.jetw.analysis.why.ThreadIds;
+import dev.jetw.analysis.why.TraceContents;
+import dev.jetw.analysis.why.Usage;
+import dev.jetw.analysis.why.WhyAnalysis;
+import dev.jetw.etl.EventType;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code why [--slowest N | --instance ID] [--thread TID] [--json] FILE...}: where the wall time of
+ * chosen calls went ({@link dev.jetw.analysis.why}). Two passes over the file: the first chooses the calls
+ * and learns what the trace holds and how its threads are numbered, the second gathers the evidence
+ * on the chosen calls' threads during the calls. This class only feeds records to the analysis and
+ * prints; the breakdown logic is in {@code dev.jetw.analysis.why}.
+ */
+final class WhyCommand {
+
+    static final int DEFAULT_SLOWEST = 3;
+
+    /** What only why asks for: the N slowest top-level calls, or the calls with one instance id. */
+    static final class Options {
+        int slowest = DEFAULT_SLOWEST;
+        Integer instance;
+    }
+
+    /** Pass one's findings. */
+    static final class Scan {
+        final ThreadIds ids = new ThreadIds();
+        final TraceContents contents = new TraceContents();
+        final JetwNames names = new JetwNames();
+        final CallSelector selector;
+
+        Scan(CallSelector selector) {
+            this.selector = selector;
+        }
+    }
+
+    private WhyCommand() {
+    }
+
+    static int run(List<Path> files, Options o, CommandOptions common, PrintStream out, PrintStream err) {
+        int status = EtlTool.OK;
+        for (Path f : files) {
+            status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
+                TimeWindow window = common.window(reader.header().startTime());
+                CallSelector selector = new CallSelector(o.slowest, o.instance, common.thread);
+                selector.startingBetween(window.from, window.to);
+                Progress progress = Progress.forCommand(err, common, "why " + f);
+                Scan scan = scan(reader, selector, progress);
+                List<Breakdown> found = explain(f, scan, scan.selector.chosen(), progress);
+                progress.done();
+                long sessionStart = reader.header().startTime();
+                if (common.json) {
+                    out.println(json(f, reader.header().loggerName(), o, scan, found, sessionStart));
+                } else {
+                    out.print(text(f, reader.header().loggerName(), o, common.thread, scan, found, sessionStart));
+                }
+            }));
+        }
+        return status;
+    }
+
+    /** Pass one: names, thread numbering, what the trace holds, and (with a selector) the calls to explain. */
+    static Scan scan(EtlReader reader, CallSelector selector, Progress progress) throws IOException {
+        Scan s = new Scan(selector);
+        for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
+            if (progress != null) {
+                progress.record(reader, 1, 2);
+            }
+            JetwEvent e = JetwEvent.decode(r);
+            s.names.accept(r, e);
+            if (e == null) {
+                KernelEvent k = KernelClass.isKernelRecord(r) ? KernelDecoder.decode(r) : null;
+                if (k != null) {
+                    s.contents.kernel(k);
+                }
+            } else if (e.kind == JetwEvent.Kind.CALL_START && selector != null) {
+                selector.start(r.processId(), r.threadId(), r.instanceId(), r.parentInstanceId(), e.methodId, r.fileTime());
+            } else if (e.kind == JetwEvent.Kind.CALL_END && selector != null) {
+                selector.end(r.processId(), r.threadId(), r.instanceId(), r.parentInstanceId(), e.methodId, r.fileTime());
+            } else if (e.kind == JetwEvent.Kind.THREAD && r.type() == EventType.DC_START) {
+                s.ids.threadStart(r.processId(), r.threadId(), e.javaThreadId);
+            } else if (e.kind == JetwEvent.Kind.RUNTIME) {
+                s.ids.subject(r.processId(), e.osThreadId(), e.javaThreadId);
+                s.contents.runtime(e.runtimeClass.name, e.runtimeClass.family);
+            }
+        }
+        return s;
+    }
+
+    /** Pass two over a second reader of the file: the breakdowns of {@code calls}. */
+    static List<Breakdown> explain(Path file, Scan scan, List<ExplainedCall> calls, Progress progress)
+            throws IOException {
+        if (calls.isEmpty()) {
+            return new ArrayList<>();
+        }
+        try (EtlReader reader = EtlReader.open(file)) {
+            WhyAnalysis analysis = new WhyAnalysis(calls, scan.ids, scan.contents, reader.header().perfFreq(),
+                    reader.timestamps());
+            RuntimeSpans spans = new RuntimeSpans();
+            for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
+                if (progress != null) {
+                    progress.record(reader, 2, 2);
+                }
+                JetwEvent e = JetwEvent.decode(r);
+                if (e == null) {
+                    KernelEvent k = KernelClass.isKernelRecord(r) ? KernelDecoder.decode(r) : null;
+                    if (k != null) {
+                        analysis.kernel(k);
+                    }
+                } else if (e.kind == JetwEvent.Kind.CALL_START) {
+                    analysis.callStart(r.processId(), r.instanceId(), r.parentInstanceId(), r.fileTime());
+                } else if (e.kind == JetwEvent.Kind.CALL_END) {
+                    analysis.callEnd(r.processId(), r.instanceId(), r.parentInstanceId(), r.fileTime());
+                } else if (e.kind == JetwEvent.Kind.RUNTIME) {
+                    spans.accept(r, e);
+                }
+            }
+            for (RuntimeSpans.Span s : spans.all()) {
+                analysis.runtime(s.processId, s.cls.name, s.cls.jvmWide, s.first.osThreadId(), s.first.javaThreadId,
+                        s.start, s.end);
+            }
+            return analysis.breakdowns();
+        }
+    }
+
+    private static String selection(Options o, Scan scan, int found) {
+        if (o.instance != null) {
+            return found + " finished call" + (found == 1 ? "" : "s") + " with instance id " + o.instance;
+        }
+        return "the " + found + " slowest finished top-level call" + (found == 1 ? "" : "s") + " (asked for " + o.slowest + ")";
+    }
+
+    private static String text(Path f, String session, Options o, Integer thread, Scan scan, List<Breakdown> found,
+                               long sessionStart) {
+        StringBuilder s = new StringBuilder();
+        s.append("== ").append(f).append(" (session ").append(session).append("): ").append(selection(o, scan, found.size()));
+        if (thread != null) {
+            s.append(", thread ").append(thread);
+        }
+        s.append('\n');
+        if (found.isEmpty()) {
+            s.append("(no such finished jetw call in this file)\n");
+        }
+        List<String> common = commonNotes(found);
+        for (String n : common) {
+            s.append("note: ").append(n).append('\n');
+        }
+        int i = 1;
+        for (Breakdown b : found) {
+            ExplainedCall c = b.call;
+            s.append('#').append(i++).append(' ').append(Text.millis(b.wall())).append(" ms  ")
+                    .append(scan.names.method(c.methodId)).append("  inst ").append(c.instanceId).append("  thread ")
+                    .append(c.threadId);
+            String name = scan.names.thread(c.processId, c.threadId);
+            if (name != null) {
+                s.append(" \"").append(name).append('"');
+            }
+            s.append(" (pid ").append(c.processId).append(")  @+").append(Text.millis(c.start - sessionStart)).append(" ms\n");
+            s.append(String.format(Locale.ROOT, "  %-44s %10s %8s%n", "", "ms", "% wall"));
+            row(s, b, "traced children", b.children, b.childCalls + (b.childCalls == 1 ? " call" : " calls"));
+            row(s, b, "self (not in a traced child)", b.self(), "");
+            if (b.states != null) {
+                for (Map.Entry<String, Long> st : b.states.entrySet()) {
+                    row(s, b, st.getKey(), st.getValue(), "thread state, kernel tid " + b.kernelThreadId);
+                }
+            }
+            if (b.samples >= 0) {
+                s.append(String.format(Locale.ROOT, "  %-44s %10s %8s  %d sample%s of the thread%n", "CPU samples", "-", "-",
+                        b.samples, b.samples == 1 ? "" : "s"));
+            }
+            if (b.diskIo != null) {
+                row(s, b, "disk I/O issued by the thread", b.diskIo.time, b.diskIo.count == 0 ? "none"
+                        : b.diskIo.count + " request" + (b.diskIo.count == 1 ? "" : "s") + ", " + b.diskIo.bytes + " bytes");
+            }
+            if (b.hardFaults != null) {
+                row(s, b, "hard page faults", b.hardFaults.time, b.hardFaults.count == 0 ? "none"
+                        : b.hardFaults.count + " fault" + (b.hardFaults.count == 1 ? "" : "s") + ", " + b.hardFaults.bytes + " bytes");
+            }
+            if (b.jvm != null) {
+                if (b.jvm.isEmpty()) {
+                    row(s, b, "JVM runtime events", 0, "none overlap this call");
+                }
+                for (Map.Entry<String, Usage> j : b.jvm.entrySet()) {
+                    Usage u = j.getValue();
+                    row(s, b, j.getKey(), u.time, u.count + " event" + (u.count == 1 ? "" : "s")
+                            + (u.stopsEveryThread ? ", stops every thread" : ""));
+                }
+            }
+            for (String n : b.notes) {
+                if (!common.contains(n)) {
+                    s.append("  note: ").append(n).append('\n');
+                }
+            }
+        }
+        if (scan.selector.halfSeen() > 0) {
+            s.append("not considered: ").append(scan.selector.halfSeen())
+                    .append(" calls with only a START (running at stop, or END lost) or only an END (START lost)\n");
+        }
+        return s.toString();
+    }
+
+    /** The notes every breakdown has (what the trace as a whole holds): printed once. */
+    private static List<String> commonNotes(List<Breakdown> found) {
+        List<String> common = found.isEmpty() ? new ArrayList<>() : new ArrayList<>(found.get(0).notes);
+        for (Breakdown b : found) {
+            common.retainAll(b.notes);
+        }
+        return common;
+    }
+
+    private static void row(StringBuilder s, Breakdown b, String what, long time, String detail) {
+        double pct = b.wall() > 0 ? 100.0 * time / b.wall() : 0;
+        s.append(String.format(Locale.ROOT, "  %-44s %10s %7.1f%%  %s", what, Text.millis(time), pct, detail).replaceAll("\\s+$", ""))
+                .append('\n');
+    }
+
+    /** tree --why: a one-line breakdown per explained top-level call, and the notes all of them share. */
+    static final class TreeAnnotations {
+        /** Keyed by process id and instance id (unique among a process's calls). */
+        private final Map<Long, String> lines = new HashMap<>();
+        final List<String> notes = new ArrayList<>();
+
+        String line(int processId, CallNode n) {
+            return lines.get(key(processId, n.instanceId));
+        }
+
+        private static long key(int processId, int instanceId) {
+            return (long) processId << 32 | (instanceId & 0xFFFFFFFFL);
+        }
+    }
+
+    /**
+     * tree --why without --slowest: the breakdowns of every finished top-level call (on {@code thread}
+     * if given). Memory grows with the number of top-level calls, which is why --why is an option.
+     */
+    static TreeAnnotations annotateTopLevel(Path file, Integer thread) throws IOException {
+        Scan scan;
+        try (EtlReader reader = EtlReader.open(file)) {
+            scan = scan(reader, new CallSelector(Integer.MAX_VALUE, null, thread), null);
+        }
+        return annotations(explain(file, scan, scan.selector.chosen(), null));
+    }
+
+    /** The breakdowns of {@code calls}, by two more passes over {@code file}. */
+    static TreeAnnotations annotate(Path file, List<ExplainedCall> calls) throws IOException {
+        Scan scan;
+        try (EtlReader reader = EtlReader.open(file)) {
+            scan = scan(reader, null, null);
+        }
+        return annotations(explain(file, scan, calls, null));
+    }
+
+    private static TreeAnnotations annotations(List<Breakdown> found) {
+        TreeAnnotations a = new TreeAnnotations();
+        for (Breakdown b : found) {
+            a.lines.put(TreeAnnotations.key(b.call.processId, b.call.instanceId), oneLine(b));
+        }
+        a.notes.addAll(commonNotes(found));
+        return a;
+    }
+
+    /** "children 1.400 | self 18.412 | on CPU 5.000 | ..." in ms: one line for {@code tree --why}. */
+    static String oneLine(Breakdown b) {
+        StringBuilder s = new StringBuilder("why (ms): children ").append(Text.millis(b.children)).append(" | self ")
+                .append(Text.millis(b.self()));
+        if (b.states != null) {
+            for (Map.Entry<String, Long> st : b.states.entrySet()) {
+                s.append(" | ").append(st.getKey()).append(' ').append(Text.millis(st.getValue()));
+            }
+        }
+        if (b.diskIo != null && b.diskIo.count > 0) {
+            s.append(" | disk I/O ").append(Text.millis(b.diskIo.time));
+        }
+        if (b.hardFaults != null && b.hardFaults.count > 0) {
+            s.append(" | hard faults ").append(Text.millis(b.hardFaults.time));
+        }
+        if (b.jvm != null) {
+            for (Map.Entry<String, Usage> j : b.jvm.entrySet()) {
+                s.append(" | ").append(j.getKey()).append(' ').append(Text.millis(j.getValue().time));
+            }
+        }
+        return s.toString();
+    }
+
+    private static String json(Path f, String session, Options o, Scan scan, List<Breakdown> found, long sessionStart) {
+        JsonWriter w = new JsonWriter().beginObject();
+        w.name("file").value(f.toString()).name("session").value(session);
+        w.name("selection").value(o.instance != null ? "instance " + o.instance : "slowest " + o.slowest);
+        w.name("halfSeenCalls").value(scan.selector.halfSeen());
+        w.name("calls").beginArray();
+        for (Breakdown b : found) {
+            ExplainedCall c = b.call;
+            w.beginObject().name("method").value(scan.names.method(c.methodId)).name("methodId").value(c.methodId)
+                    .name("instanceId").value(c.instanceId).name("processId").value(c.processId)
+                    .name("threadId").value(c.threadId).name("threadName").value(scan.names.thread(c.processId, c.threadId))
+                    .name("startMs").value((c.start - sessionStart) / 10_000.0, 4)
+                    .name("wallMs").value(b.wall() / 10_000.0, 4).name("childrenMs").value(b.children / 10_000.0, 4)
+                    .name("childCalls").value(b.childCalls).name("selfMs").value(b.self() / 10_000.0, 4);
+            w.name("kernelThreadId");
+            if (b.kernelThreadId > 0) {
+                w.value(b.kernelThreadId);
+            } else {
+                w.value((String) null);
+            }
+            w.name("states");
+            if (b.states == null) {
+                w.value((String) null);
+            } else {
+                w.beginObject();
+                for (Map.Entry<String, Long> st : b.states.entrySet()) {
+                    w.name(st.getKey()).value(st.getValue() / 10_000.0, 4);
+                }
+                w.endObject();
+            }
+            w.name("samples");
+            if (b.samples >= 0) {
+                w.value(b.samples);
+            } else {
+                w.value((String) null);
+            }
+            usage(w.name("diskIo"), b.diskIo);
+            usage(w.name("hardFaults"), b.hardFaults);
+            w.name("jvm");
+            if (b.jvm == null) {
+                w.value((String) null);
+            } else {
+                w.beginObject();
+                for (Map.Entry<String, Usage> j : b.jvm.entrySet()) {
+                    usage(w.name(j.getKey()), j.getValue());
+                }
+                w.endObject();
+            }
+            w.name("notes").beginArray();
+            for (String n : b.notes) {
+                w.value(n);
+            }
+            w.endArray().endObject();
+        }
+        w.endArray().endObject();
+        return w.toString();
+    }
+
+    private static void usage(JsonWriter w, Usage u) {
+        if (u == null) {
+            w.value((String) null);
+            return;
+        }
+        w.beginObject().name("count").value(u.count).name("bytes").value(u.bytes).name("ms").value(u.time / 10_000.0, 4)
+                .name("stopsEveryThread").value(u.stopsEveryThread).endObject();
+    }
+}

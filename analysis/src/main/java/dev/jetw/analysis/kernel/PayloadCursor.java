@@ -1,0 +1,147 @@
+package dev.jetw.analysis.kernel;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads a kernel event's payload field by field, little-endian, with the record's pointer size.
+ * Every read is bounds-checked: reading past the end throws {@link PayloadEnded}, which the decoder turns
+ * into "payload ends before field X" while keeping the fields read so far.
+ */
+final class PayloadCursor {
+
+    /** The payload ends before the field being read. */
+    static final class PayloadEnded extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        PayloadEnded(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final byte[] data;
+    private final int pointerSize;
+    private int pos;
+
+    PayloadCursor(byte[] data, int pointerSize) {
+        this.data = data;
+        this.pointerSize = pointerSize;
+    }
+
+    int position() {
+        return pos;
+    }
+
+    int remaining() {
+        return data.length - pos;
+    }
+
+    int pointerSize() {
+        return pointerSize;
+    }
+
+    private void need(int n, String field) throws PayloadEnded {
+        if (data.length - pos < n) {
+            throw new PayloadEnded("payload ends at byte " + data.length + ", inside or before field " + field);
+        }
+    }
+
+    int u8(String field) throws PayloadEnded {
+        need(1, field);
+        return data[pos++] & 0xFF;
+    }
+
+    int s8(String field) throws PayloadEnded {
+        need(1, field);
+        return data[pos++];
+    }
+
+    int u16(String field) throws PayloadEnded {
+        need(2, field);
+        int v = (data[pos] & 0xFF) | (data[pos + 1] & 0xFF) << 8;
+        pos += 2;
+        return v;
+    }
+
+    int s32(String field) throws PayloadEnded {
+        need(4, field);
+        int v = (data[pos] & 0xFF) | (data[pos + 1] & 0xFF) << 8 | (data[pos + 2] & 0xFF) << 16 | data[pos + 3] << 24;
+        pos += 4;
+        return v;
+    }
+
+    /** An unsigned 32-bit value. */
+    long u32(String field) throws PayloadEnded {
+        return s32(field) & 0xFFFFFFFFL;
+    }
+
+    long u64(String field) throws PayloadEnded {
+        long lo = u32(field);
+        long hi = u32(field);
+        return hi << 32 | lo;
+    }
+
+    /** A pointer-sized value (4 or 8 bytes by the record's header type), unsigned. */
+    long pointer(String field) throws PayloadEnded {
+        return pointerSize == 8 ? u64(field) : u32(field);
+    }
+
+    void skip(int n, String field) throws PayloadEnded {
+        need(n, field);
+        pos += n;
+    }
+
+    /** A NUL-terminated 8-bit string (Windows ANSI; decoded as Latin-1). A missing NUL ends at the payload end. */
+    String ansiz(String field) throws PayloadEnded {
+        need(1, field);
+        int start = pos;
+        while (pos < data.length && data[pos] != 0) {
+            pos++;
+        }
+        String s = new String(data, start, pos - start, StandardCharsets.ISO_8859_1);
+        if (pos < data.length) {
+            pos++;
+        }
+        return s;
+    }
+
+    /** A NUL-terminated UTF-16LE string. A missing NUL ends at the payload end. */
+    String utf16z(String field) throws PayloadEnded {
+        need(2, field);
+        StringBuilder s = new StringBuilder();
+        while (data.length - pos >= 2) {
+            char c = (char) ((data[pos] & 0xFF) | (data[pos + 1] & 0xFF) << 8);
+            pos += 2;
+            if (c == 0) {
+                return s.toString();
+            }
+            s.append(c);
+        }
+        pos = data.length;
+        return s.toString();
+    }
+
+    /**
+     * A security identifier as kernel events log it: a 4-byte 0 when absent, else a TOKEN_USER
+     * (2 pointers) followed by the SID (8 bytes + 4 per sub-authority). Returns the SID as "S-1-5-18".
+     */
+    String sid(String field) throws PayloadEnded {
+        need(4, field);
+        if (data[pos] == 0 && data[pos + 1] == 0 && data[pos + 2] == 0 && data[pos + 3] == 0) {
+            pos += 4;
+            return null;
+        }
+        skip(2 * pointerSize, field);
+        int revision = u8(field);
+        int count = u8(field);
+        need(6 + 4 * count, field);
+        long authority = 0;
+        for (int i = 0; i < 6; i++) {
+            authority = authority << 8 | (data[pos++] & 0xFF);
+        }
+        StringBuilder s = new StringBuilder("S-").append(revision).append('-').append(authority);
+        for (int i = 0; i < count; i++) {
+            s.append('-').append(u32(field));
+        }
+        return s.toString();
+    }
+}

@@ -1,0 +1,57 @@
+package dev.jetw.analysis.why;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where one call's wall time went, from what the trace holds on its thread during the call. Two
+ * parts add up to the wall time each: traced children + self; and (with kernel context switches)
+ * the thread states. The rest overlaps them: disk I/O the thread issued, its hard page faults, JVM
+ * runtime events. A part the trace holds no events for is null, and {@link #notes} say why;
+ * zero means "the trace could have shown it and did not".
+ */
+public final class Breakdown {
+
+    public final ExplainedCall call;
+    /** Time covered by the call's direct traced children, and how many there were. */
+    public final long children;
+    public final int childCalls;
+    /** The kernel's (OS) thread id of the call's thread, -1 when the trace does not say. */
+    public final long kernelThreadId;
+    /** Time per thread state (ThreadStates), adding up to the wall time; null without context switches for the thread. */
+    public final Map<String, Long> states;
+    /** PerfInfo/SampledProfile samples of the thread inside the call; -1 when the trace has none at all. */
+    public final long samples;
+    /** Disk reads, writes and flushes the thread issued that overlap the call; null when the trace has none. */
+    public final Usage diskIo;
+    /** Hard page faults of the thread that overlap the call; null when the trace has none. */
+    public final Usage hardFaults;
+    /** Per JVM runtime event class ("JvmGcPause"), the events that overlap the call; null when the trace has none. */
+    public final Map<String, Usage> jvm;
+    /** What the trace cannot tell, one sentence each. */
+    public final List<String> notes;
+
+    Breakdown(ExplainedCall call, long children, int childCalls, long kernelThreadId, Map<String, Long> states,
+              long samples, Usage diskIo, Usage hardFaults, Map<String, Usage> jvm, List<String> notes) {
+        this.call = call;
+        this.children = children;
+        this.childCalls = childCalls;
+        this.kernelThreadId = kernelThreadId;
+        this.states = states == null ? null : Collections.unmodifiableMap(states);
+        this.samples = samples;
+        this.diskIo = diskIo;
+        this.hardFaults = hardFaults;
+        this.jvm = jvm == null ? null : Collections.unmodifiableMap(jvm);
+        this.notes = Collections.unmodifiableList(notes);
+    }
+
+    public long wall() {
+        return call.duration();
+    }
+
+    /** Wall time not inside a traced child. */
+    public long self() {
+        return call.duration() - children;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.jetw.analysis.why;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Which thread a call ran on, in the three numberings a trace mixes: the header thread id of jetw's
+ * records (the OS thread id on Windows; the Java thread id in files of the portable backend), the
+ * subject of JVM runtime events (both: {@code u64 OsThreadId, u64 JavaThreadId}, from JFR) and the
+ * kernel's thread ids (OS ids).
+ *
+ * <p>It learns from two kinds of event: a jetw Thread DC_START is written by the thread it names, so
+ * its header id and its payload's Java id are the same thread; a JVM runtime event's subject gives a
+ * Java id with its OS id. A file is taken to number headers by Java id when every Thread DC_START in it
+ * has header id = Java id (the portable backend); a Windows file's headers carry OS ids, which a
+ * Java id would equal only by chance, not for every thread.
+ */
+public final class ThreadIds {
+
+    private final Map<Long, Long> javaIdOfHeader = new HashMap<>();
+    private final Map<Long, Long> osIdOfJava = new HashMap<>();
+    private int threadStarts;
+    private int headerIsJavaId;
+
+    /** A jetw Thread DC_START: written by the thread with header id {@code headerTid} and Java id {@code javaId}. */
+    public void threadStart(int pid, int headerTid, long javaId) {
+        javaIdOfHeader.put(key(pid, headerTid), javaId);
+        threadStarts++;
+        if ((headerTid & 0xFFFFFFFFL) == javaId) {
+            headerIsJavaId++;
+        }
+    }
+
+    /** A JVM runtime event's subject thread. */
+    public void subject(int pid, long osId, long javaId) {
+        if (osId != 0 && javaId != 0) {
+            osIdOfJava.put(key(pid, javaId), osId);
+        }
+    }
+
+    /** True when the header ids of this file's jetw records are Java thread ids (portable backend). */
+    public boolean headersAreJavaIds() {
+        return threadStarts > 0 && headerIsJavaId == threadStarts;
+    }
+
+    /** The kernel (OS) thread id of a call's thread, or -1 when the trace does not say. */
+    public long kernelThreadId(int pid, int headerTid) {
+        if (!headersAreJavaIds()) {
+            return headerTid & 0xFFFFFFFFL;
+        }
+        Long os = osIdOfJava.get(key(pid, headerTid & 0xFFFFFFFFL));
+        return os == null ? -1 : os;
+    }
+
+    /** True when a JVM runtime event whose subject is ({@code osId}, {@code javaId}) concerns the call thread {@code headerTid}. */
+    public boolean isSubject(int pid, int headerTid, long osId, long javaId) {
+        long header = headerTid & 0xFFFFFFFFL;
+        Long java = javaIdOfHeader.get(key(pid, header));
+        if (java != null && javaId != 0) {
+            return javaId == java;
+        }
+        if (headersAreJavaIds()) {
+            return javaId == header;
+        }
+        if (threadStarts > 0) {
+            return osId == header;
+        }
+        return osId == header || javaId == header; // no Thread rundown at all: either numbering may be meant
+    }
+
+    private static long key(int pid, long id) {
+        return (long) pid << 40 ^ id;
+    }
+}

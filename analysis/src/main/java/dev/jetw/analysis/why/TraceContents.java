@@ -1,0 +1,74 @@
+package dev.jetw.analysis.why;
+
+import dev.jetw.analysis.kernel.KernelEvent;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What kinds of evidence a trace holds at all, so that a breakdown can say "this trace has no context
+ * switches" instead of showing zero: kernel events by the kind a breakdown uses, and the JVM runtime
+ * event classes present.
+ */
+public final class TraceContents {
+
+    /** The kernel evidence a breakdown uses. */
+    public enum Kernel { CSWITCH, READY_THREAD, SAMPLED_PROFILE, DISK_IO, DISK_IO_WITHOUT_THREAD, HARD_FAULT }
+
+    private final Map<Kernel, Long> kernel = new TreeMap<>();
+    private final TreeSet<String> runtimeClasses = new TreeSet<>();
+    private final TreeSet<String> runtimeFamilies = new TreeSet<>();
+
+    /** Counts a kernel event of a kind a breakdown uses (others are ignored). */
+    public void kernel(KernelEvent k) {
+        Kernel kind = kindOf(k);
+        if (kind != null) {
+            kernel.merge(kind, 1L, Long::sum);
+        }
+    }
+
+    /** A JVM runtime event of class {@code className} (family {@code family}). */
+    public void runtime(String className, String family) {
+        runtimeClasses.add(className);
+        runtimeFamilies.add(family);
+    }
+
+    /** The kind of evidence a kernel event is, or null when a breakdown does not use it. */
+    static Kernel kindOf(KernelEvent k) {
+        int type = k.type();
+        switch (k.kernelClass()) {
+            case THREAD:
+                return type == 36 ? Kernel.CSWITCH : type == 50 ? Kernel.READY_THREAD : null;
+            case PERF_INFO:
+                return type == 46 ? Kernel.SAMPLED_PROFILE : null;
+            case DISK_IO: // Read, Write, FlushBuffers: the completions, with their duration
+                if (type != 10 && type != 11 && type != 14) {
+                    return null;
+                }
+                // Before version 3 the issuing thread is not in the payload, and the header's is whoever completed it.
+                return k.fields().containsKey("issuingThreadId") ? Kernel.DISK_IO : Kernel.DISK_IO_WITHOUT_THREAD;
+            case PAGE_FAULT:
+                return type == 32 ? Kernel.HARD_FAULT : null;
+            default:
+                return null;
+        }
+    }
+
+    public long count(Kernel kind) {
+        return kernel.getOrDefault(kind, 0L);
+    }
+
+    public boolean hasKernelEvents() {
+        return !kernel.isEmpty();
+    }
+
+    public boolean hasRuntimeEvents() {
+        return !runtimeClasses.isEmpty();
+    }
+
+    /** The JVM runtime event families present ("gc", "park", ...), sorted. */
+    public TreeSet<String> runtimeFamilies() {
+        return new TreeSet<>(runtimeFamilies);
+    }
+}

@@ -1,0 +1,226 @@
+package dev.jetw.analysis.why;
+
+import dev.jetw.etl.TimestampConverter;
+import dev.jetw.analysis.kernel.KernelEvent;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Breaks the wall time of chosen calls down (see {@link Breakdown}) in one streaming pass over a
+ * trace, after a first pass gave the calls ({@link CallSelector}), the thread numbering
+ * ({@link ThreadIds}) and what the trace holds ({@link TraceContents}). Feed it every record's
+ * meaning in any order; memory grows with the chosen calls and the events inside them on their
+ * threads (plus the children of the chosen calls open at once), not with the trace.
+ *
+ * <p>Matching: jetw's children by (process, ParentInstanceId = the chosen call's instance id);
+ * kernel events by the kernel thread id of the call's thread ({@link ThreadIds#kernelThreadId}) and
+ * time; JVM runtime events by subject ({@link ThreadIds#isSubject}) and time, JVM-wide classes (GC
+ * pauses, safepoints) for every call of their process.
+ */
+public final class WhyAnalysis {
+
+    private static final long NONE = Long.MIN_VALUE;
+
+    private final List<CallEvidence> calls = new ArrayList<>();
+    private final Map<Long, List<CallEvidence>> byInstance = new HashMap<>();
+    private final Map<Long, List<CallEvidence>> byKernelThread = new HashMap<>();
+    private final Map<Long, long[]> openChildren = new HashMap<>();
+    private final ThreadIds ids;
+    private final TraceContents contents;
+    private final long perfFreq;
+    private final TimestampConverter clock;
+    private long order;
+
+    /**
+     * @param perfFreq the QPC frequency of the file (logfile header): DiskIo's HighResResponseTime is in those ticks
+     * @param clock    the file's time stamp conversion: HardFault's InitialTime is a raw time stamp
+     */
+    public WhyAnalysis(List<ExplainedCall> chosen, ThreadIds ids, TraceContents contents, long perfFreq,
+                       TimestampConverter clock) {
+        this.ids = ids;
+        this.contents = contents;
+        this.perfFreq = perfFreq;
+        this.clock = clock;
+        for (ExplainedCall c : chosen) {
+            CallEvidence e = new CallEvidence(c, ids.kernelThreadId(c.processId, c.threadId));
+            calls.add(e);
+            byInstance.computeIfAbsent(key(c.processId, c.instanceId), k -> new ArrayList<>()).add(e);
+            if (e.kernelThreadId > 0) {
+                byKernelThread.computeIfAbsent(e.kernelThreadId, k -> new ArrayList<>()).add(e);
+            }
+        }
+    }
+
+    /** A jetw MethodCall START. */
+    public void callStart(int pid, int instance, int parent, long time) {
+        child(pid, instance, parent, time, true);
+    }
+
+    /** A jetw MethodCall END. */
+    public void callEnd(int pid, int instance, int parent, long time) {
+        child(pid, instance, parent, time, false);
+    }
+
+    private void child(int pid, int instance, int parent, long time, boolean start) {
+        List<CallEvidence> parents = byInstance.get(key(pid, parent));
+        if (parent == 0 || parents == null) {
+            return;
+        }
+        long k = key(pid, instance);
+        long[] c = openChildren.computeIfAbsent(k, x -> new long[] {NONE, NONE});
+        c[start ? 0 : 1] = time;
+        if (c[0] == NONE || c[1] == NONE) {
+            return;
+        }
+        openChildren.remove(k);
+        for (CallEvidence p : parents) {
+            if (c[0] >= p.call.start && c[0] <= p.call.end) { // the parent's instance id may be used again later
+                p.children.add(c[0], c[1]);
+            }
+        }
+    }
+
+    /** Any kernel event (those a breakdown does not use are ignored). */
+    public void kernel(KernelEvent k) {
+        TraceContents.Kernel kind = TraceContents.kindOf(k);
+        if (kind == null) {
+            return;
+        }
+        long t = k.fileTime();
+        long seq = order++;
+        switch (kind) {
+            case CSWITCH:
+                for (CallEvidence c : on(k.newThreadId())) {
+                    c.states.switchedIn(t, seq);
+                }
+                for (CallEvidence c : on(k.oldThreadId())) {
+                    c.states.switchedOut(t, seq, k.oldThreadState(), k.oldThreadWaitReason());
+                }
+                break;
+            case READY_THREAD:
+                for (CallEvidence c : on(k.threadId())) {
+                    c.states.readied(t, seq);
+                }
+                break;
+            case SAMPLED_PROFILE:
+                for (CallEvidence c : on(k.threadId())) {
+                    if (t >= c.call.start && t <= c.call.end) {
+                        c.samples++;
+                    }
+                }
+                break;
+            case DISK_IO:
+                long ticks = k.elapsedTicks();
+                long from = perfFreq > 0 && ticks > 0 ? t - ticks * 10_000_000L / perfFreq : t;
+                for (CallEvidence c : on(k.threadId())) {
+                    if (c.overlaps(from, t)) {
+                        c.disk.add(from, t);
+                        c.diskBytes += Math.max(0, k.size());
+                    }
+                }
+                break;
+            case HARD_FAULT:
+                long initial = k.number("initialTime");
+                long began = initial > 0 && initial <= k.rawTimestamp() ? clock.toFileTime(initial) : t;
+                for (CallEvidence c : on(k.threadId())) {
+                    if (c.overlaps(began, t)) {
+                        c.faults.add(began, t);
+                        c.faultBytes += Math.max(0, k.number("byteCount"));
+                    }
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    private List<CallEvidence> on(long kernelTid) {
+        List<CallEvidence> l = kernelTid > 0 ? byKernelThread.get(kernelTid) : null;
+        return l != null ? l : Collections.<CallEvidence>emptyList();
+    }
+
+    /**
+     * A JVM runtime event as a span (an instant has start == end) of class {@code className}, whose
+     * subject is ({@code osId}, {@code javaId}); {@code jvmWide} classes stop every thread of the process.
+     */
+    public void runtime(int pid, String className, boolean jvmWide, long osId, long javaId, long start, long end) {
+        for (CallEvidence c : calls) {
+            if (c.call.processId == pid && c.overlaps(start, end)
+                    && (jvmWide || ids.isSubject(pid, c.call.threadId, osId, javaId))) {
+                c.jvm.computeIfAbsent(className, x -> new Intervals()).add(start, end);
+                c.jvmWide.put(className, jvmWide);
+            }
+        }
+    }
+
+    /** The breakdowns, in the order the calls were given. */
+    public List<Breakdown> breakdowns() {
+        List<Breakdown> out = new ArrayList<>();
+        for (CallEvidence c : calls) {
+            out.add(breakdown(c));
+        }
+        return out;
+    }
+
+    private Breakdown breakdown(CallEvidence c) {
+        List<String> notes = new ArrayList<>();
+        boolean threadKnown = c.kernelThreadId > 0;
+        if (!contents.hasKernelEvents()) {
+            notes.add("no kernel events in this trace (context switches, CPU samples, disk I/O, hard faults): on-CPU,"
+                    + " waiting and I/O time cannot be told apart");
+        } else if (!threadKnown) {
+            notes.add("the OS thread id of this thread is not in the trace (no JVM runtime event about it): kernel"
+                    + " events cannot be matched to it");
+        }
+        Map<String, Long> states = null;
+        if (contents.count(TraceContents.Kernel.CSWITCH) > 0 && threadKnown) {
+            states = c.states.times();
+            if (contents.count(TraceContents.Kernel.READY_THREAD) == 0) {
+                notes.add("no ReadyThread events in this trace: the time from wake-up to getting a CPU counts in the wait");
+            }
+        } else if (contents.hasKernelEvents()) {
+            notes.add("no context switches in this trace: on-CPU, ready and waiting time are unknown");
+        }
+        long samples = contents.count(TraceContents.Kernel.SAMPLED_PROFILE) > 0 && threadKnown ? c.samples : -1;
+        Usage disk = contents.count(TraceContents.Kernel.DISK_IO) > 0 && threadKnown
+                ? c.usage(c.disk, c.diskBytes, false) : null;
+        long unattributed = contents.count(TraceContents.Kernel.DISK_IO_WITHOUT_THREAD);
+        if (unattributed > 0) {
+            notes.add(unattributed + " disk I/O events of this trace name no issuing thread (DiskIo before version 3)"
+                    + " and are not attributed");
+        }
+        Usage faults = contents.count(TraceContents.Kernel.HARD_FAULT) > 0 && threadKnown
+                ? c.usage(c.faults, c.faultBytes, false) : null;
+        Map<String, Usage> jvm = null;
+        if (contents.hasRuntimeEvents()) {
+            jvm = new LinkedHashMap<>();
+            for (Map.Entry<String, Intervals> e : c.jvm.entrySet()) {
+                jvm.put(e.getKey(), c.usage(e.getValue(), 0, c.jvmWide.get(e.getKey())));
+            }
+            List<String> missing = new ArrayList<>();
+            for (String f : new String[] {"gc", "safepoint", "contention", "park", "io"}) {
+                if (!contents.runtimeFamilies().contains(f)) {
+                    missing.add(f);
+                }
+            }
+            if (!missing.isEmpty()) {
+                notes.add("no JVM runtime events of families " + String.join(", ", missing) + " in this trace (not enabled"
+                        + " by jvm=, or none lasted jvmThreshold)");
+            }
+        } else {
+            notes.add("no JVM runtime events in this trace (agent option jvm=none?): GC pauses, safepoints, lock"
+                    + " contention and parking cannot be told");
+        }
+        return new Breakdown(c.call, c.children.coveredWithin(c.call.start, c.call.end), c.children.size(),
+                c.kernelThreadId, states, samples, disk, faults, jvm, notes);
+    }
+
+    private static long key(int pid, int instance) {
+        return (long) pid << 32 | (instance & 0xFFFFFFFFL);
+    }
+}
