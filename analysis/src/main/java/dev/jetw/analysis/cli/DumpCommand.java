@@ -96,7 +96,7 @@ final class DumpCommand {
         }
         JetwEvent e = JetwEvent.decode(r);
         if (e != null) {
-            s.append("  ").append(jetwText(e, names));
+            s.append("  ").append(jetwText(r, e, names));
             if (e.truncated) {
                 s.append("  (cut to the size limit)");
             }
@@ -108,7 +108,7 @@ final class DumpCommand {
         return s.toString();
     }
 
-    private static String jetwText(JetwEvent e, JetwNames names) {
+    private static String jetwText(EtlRecord r, JetwEvent e, JetwNames names) {
         switch (e.kind) {
             case CALL_START:
                 return names.method(e.methodId);
@@ -122,6 +122,9 @@ final class DumpCommand {
                 return "excluded " + names.method(e.methodId) + " (" + e.exclusionText() + ")";
             case RUNTIME:
                 return e.layout.typeName + " " + e.runtimeFields();
+            case DEQUEUE:
+                return "task taken (" + CrossThreadLinks.kindName(e.handoffKind()) + "), queued "
+                        + Text.millis(e.queueWaitNanos() / 100) + " ms, submitted by instance " + r.parentInstanceId();
             default:
                 return "java thread " + e.javaThreadId + " = \"" + e.text + "\"";
         }
@@ -208,6 +211,7 @@ final class DumpCommand {
                     w.field("callsObserved", e.exclusionCounts[0]);
                     w.field("longCalls", e.exclusionCounts[1]);
                     w.field("shortNanos", e.exclusionCounts[2]);
+                    break;
                 case RUNTIME:
                     w.field("class", e.runtimeClass.name);
                     w.field("typeName", e.layout.typeName);

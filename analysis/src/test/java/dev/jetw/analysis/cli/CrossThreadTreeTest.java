@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static dev.jetw.etl.EtlFixtureBuilder.concat;
 import static dev.jetw.etl.EtlFixtureBuilder.full;
@@ -91,6 +92,17 @@ class CrossThreadTreeTest {
         EtlToolTest.Run r = EtlToolTest.run(command);
         assertEquals(0, r.status(), r.err());
         return r.out();
+    }
+
+    @Test
+    void textDumpNamesEachHandOffItsKindAndQueueWait() throws IOException {
+        EtlToolTest.Run r = EtlToolTest.run("dump", file().toString());
+        assertEquals(0, r.status(), r.err());
+        List<String> dequeues = r.out().lines().filter(l -> l.contains(" DEQUEUE ") || l.contains("task taken")).collect(java.util.stream.Collectors.toList());
+        assertEquals(2, dequeues.size(), r.out());
+        assertTrue(dequeues.get(0).endsWith("task taken (" + CrossThreadLinks.kindName(1) + "), queued 3.200 ms, submitted by instance 1"), dequeues.get(0));
+        assertTrue(dequeues.get(1).endsWith("task taken (" + CrossThreadLinks.kindName(2) + "), queued 1.000 ms, submitted by instance 2"), dequeues.get(1));
+        assertTrue(r.out().lines().noneMatch(l -> l.contains("java thread 0 = \"null\"")), r.out());
     }
 
     @Test

@@ -17,6 +17,7 @@ import static dev.jetw.etl.EtlFixtureBuilder.full;
 import static dev.jetw.etl.EtlFixtureBuilder.u32;
 import static dev.jetw.etl.EtlFixtureBuilder.utf16z;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code jetw etl hot-methods}: the adaptive decisions of traces, as the agent's hotMethods= option reads them. */
 class HotMethodsCommandTest {
@@ -83,6 +84,18 @@ class HotMethodsCommandTest {
                 "hot-threshold=1ms a.Map.get(Ljava/lang/Object;)Ljava/lang/Object;",
                 "hot-short a.Page.isLeaf()Z",
                 "hot-fast a.Value.convertTo(I)La/Value;", ""), r.out());
+    }
+
+    @Test
+    void dumpJsonShowsEachExclusionAsItsOwnObject() throws IOException {
+        // The exclusion case once fell through into the runtime-event case: a NullPointerException on every default trace.
+        Path f = trace("dump.etl", false, JetwSchema.EXCLUSION_HOT_SHORT);
+        EtlToolTest.Run r = EtlToolTest.run("dump", "--json", f.toString());
+        assertEquals(0, r.status(), r.err());
+        String line = r.out().lines().filter(l -> l.contains("\"event\":\"EXCLUSION\"") && l.contains("\"methodId\":1,")).findFirst().orElseThrow();
+        assertTrue(line.contains("\"method\":\"a.Page.isLeaf()Z\"") || line.contains("a.Page.isLeaf"), line);
+        assertTrue(line.contains("\"reason\":\"hot-short\"") && line.contains("\"callsObserved\":256"), line);
+        assertTrue(!line.contains("\"class\":"), "no runtime-event fields on an exclusion: " + line);
     }
 
     @Test
