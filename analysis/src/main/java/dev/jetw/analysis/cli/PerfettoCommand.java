@@ -2,6 +2,7 @@ package dev.jetw.analysis.cli;
 
 import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
+import dev.jetw.etl.TimeOrderedRecords;
 import dev.jetw.analysis.kernel.KernelDecoder;
 import dev.jetw.analysis.kernel.KernelEvent;
 
@@ -112,6 +113,8 @@ final class PerfettoCommand {
         long diskIos;
         long runtimeSpans;
         long flows;
+        /** Records that arrived too far out of time order to be placed (TimeOrderedRecords). */
+        long late;
         private IOException failed;
 
         Export(PerfettoTrace trace, EtlReader reader, TraceContext context, CommandOptions o) {
@@ -127,8 +130,11 @@ final class PerfettoCommand {
                             + " %,d CPU samples, %,d disk I/Os, %,d JVM runtime events, %,d hand-off flows%s%s", target, trace.packets, calls,
                     checkpoints, cpuSlices, samples, diskIos, runtimeSpans, flows,
                     clamped > 0 ? String.format(Locale.ROOT, "; %,d calls clamped into their parent to nest", clamped) : "",
-                    kernelOutOfOrder > 0 ? String.format(Locale.ROOT, "; %,d context switches out of time order skipped",
-                            kernelOutOfOrder) : "");
+                    kernelOutOfOrder > 0 ? String.format(Locale.ROOT, "; %,d kernel events out of time order skipped",
+                            kernelOutOfOrder) : "")
+                    + (late > 0 ? String.format(Locale.ROOT, "; %,d records later in the file than the reorder window"
+                            + " (%d s or %,d records) could place", late, TimeOrderedRecords.DEFAULT_HORIZON_100NS / 10_000_000,
+                            TimeOrderedRecords.DEFAULT_MAX_HELD) : "");
         }
 
         void run(Progress progress) throws IOException {
@@ -141,7 +147,10 @@ final class PerfettoCommand {
                     }
                 }
             });
-            for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
+            // Buffers of different processors and writers interleave in the file: kernel state machines and
+            // per-track time order need the records in time order.
+            TimeOrderedRecords ordered = new TimeOrderedRecords(reader);
+            for (EtlRecord r = ordered.next(); r != null; r = ordered.next()) {
                 progress.record(reader, 2, 2);
                 JetwEvent e = JetwEvent.decode(r);
                 if (e != null) {
@@ -158,6 +167,7 @@ final class PerfettoCommand {
                     throw failed;
                 }
             }
+            late = ordered.late();
             builder.finish();
             if (failed != null) {
                 throw failed;
@@ -310,6 +320,8 @@ final class PerfettoCommand {
                     trace.event(PerfettoTrace.INSTANT, t, track, "kernel", "CPU sample");
                     trace.endEvent();
                     samples++;
+                } else if (track != null) {
+                    kernelOutOfOrder++;
                 }
             } else if ((name.equals("DiskIo/Read") || name.equals("DiskIo/Write")) && window.contains(t)) {
                 Long track = kernelTrack(k.threadId(), "Disk I/O");
@@ -325,6 +337,8 @@ final class PerfettoCommand {
                     trace.annotate("byteOffset", k.byteOffset());
                     trace.endEvent();
                     diskIos++;
+                } else if (track != null) {
+                    kernelOutOfOrder++;
                 }
             }
         }

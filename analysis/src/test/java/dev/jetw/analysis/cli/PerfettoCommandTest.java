@@ -1,6 +1,7 @@
 package dev.jetw.analysis.cli;
 
 import dev.jetw.etl.EtlFixtureBuilder;
+import dev.jetw.etl.KernelRecords;
 import dev.jetw.etl.JetwSchema;
 import dev.jetw.etl.EventType;
 import org.junit.jupiter.api.Test;
@@ -344,6 +345,30 @@ class PerfettoCommandTest {
         assertEquals(4096L, a.get("bytes"));
         assertEquals(3000L, a.get("durationUs"), "HighResResponseTime 30,000 ticks at 10 MHz");
         assertEquals(6, d.count("B com.") + d.count("B a."), "the jetw calls are all there");
+    }
+
+    @Test
+    void cpuSamplesInPerProcessorBuffersThatInterleaveAreAllExportedInTimeOrder() throws IOException {
+        // Two processors' buffers, flushed one after the other: the second holds samples from between the first's.
+        // Placing records only where they are read kept 3 of these 6 samples of one thread.
+        EtlFixtureBuilder b = new EtlFixtureBuilder();
+        b.newBuffer();
+        b.record(EtlFixtureBuilder.systemLike(dev.jetw.etl.EtlFormat.HT_SYSTEM64, 3, 0x05, 3, 0, 0, b.anchor,
+                EtlFixtureBuilder.concat(EtlFixtureBuilder.le(8).putInt(4242).putInt(77).array())));
+        for (int ms : new int[] {10, 30, 50}) {
+            b.record(KernelRecords.sample(b.anchor + ms * 10_000L, 77));
+        }
+        b.newBuffer();
+        for (int ms : new int[] {20, 40, 60}) {
+            b.record(KernelRecords.sample(b.anchor + ms * 10_000L, 77));
+        }
+        Path f = write("samples.etl", b.build());
+        Path out = tmp.resolve("samples.pftrace");
+        EtlToolTest.Run r = run("perfetto", f.toString(), out.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.err().contains("6 CPU samples"), r.err());
+        Decoded d = read(out); // read() fails on a track that goes back in time
+        assertEquals(6, d.count("I CPU sample"), d.events.toString());
     }
 
     @Test
