@@ -1,5 +1,7 @@
 package dev.jetw.agent.core;
 
+import dev.jetw.agent.core.control.ControlChannel;
+import dev.jetw.agent.core.options.AgentOptions;
 import dev.jetw.etw.ConfigException;
 import dev.jetw.etw.EtwBackend;
 import dev.jetw.etw.EtwBackends;
