@@ -1,5 +1,6 @@
 package dev.jetw.agent.core.options;
 
+import dev.jetw.bootstrap.OptionTokenizer;
 import dev.jetw.etw.BackendLimits;
 import dev.jetw.etw.ConfigException;
 import dev.jetw.etw.EtwBackends;
@@ -249,17 +250,18 @@ public final class AgentOptions {
     }
 
     /**
-     * Splits {@code a=1,b=2} with the session parser's tokenizer, so that a session list key
-     * continues over bare tokens ({@code kernel=process,thread}); blank entries are ignored.
+     * Splits {@code a=1,b=2} with the agent's one tokenizer ({@link OptionTokenizer}), so that a list key
+     * (the session's mode and kernel, and jvm) continues over bare tokens ({@code kernel=process,thread});
+     * blank entries are ignored. A token that is not key=value is a ConfigException.
      */
     public static List<String[]> tokenize(String text) {
-        List<String[]> out = new ArrayList<>();
         Set<String> listKeys = new LinkedHashSet<>(SessionConfigParser.listKeys());
         listKeys.add(JvmFamilies.KEY);
-        for (Map.Entry<String, String> e : SessionConfigParser.tokenize(text, listKeys)) {
-            out.add(new String[] {e.getKey(), e.getValue()});
+        try {
+            return OptionTokenizer.tokenize(text, listKeys);
+        } catch (OptionTokenizer.Malformed m) {
+            throw new ConfigException(m.key, m.value, m.reason);
         }
-        return out;
     }
 
     /**
