@@ -1,13 +1,14 @@
-package dev.jetw.etw.windows;
+package dev.jetw.bench;
 
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
+import dev.jetw.etw.windows.FfmDowncalls;
 import java.lang.invoke.MethodHandle;
 
 /**
- * Lets the benchmarks build downcall handles with the production {@link FfmDowncalls} (same
- * package, so the benchmarks measure exactly the code the Windows binding uses). Java 22+ only;
- * elsewhere {@link #downcall} throws with the reason.
+ * Lets the benchmarks build downcall handles with the production {@link FfmDowncalls} (the code the
+ * Windows binding uses, so the benchmarks measure exactly that). Java 22+ only; elsewhere
+ * {@link #downcall} throws with the reason.
  */
 public final class BenchDowncalls {
 
