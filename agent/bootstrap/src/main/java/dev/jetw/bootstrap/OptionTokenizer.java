@@ -23,6 +23,10 @@ import java.util.List;
  * {@code unpack-dependencies}): the same bytes, one source. A class of the core could not serve dist, which
  * never sees the isolated loader; a class of dist could not serve the core, which never sees the application's
  * loader. No dependencies and Java 8 bytecode, like everything on the boot class path.
+ *
+ * <p>native-bridge's {@code SessionConfigParser.tokenize} applies the same rules to the session-only string of
+ * its public {@code SessionConfig.parse}; it keeps its own loop because native-bridge is a library applications
+ * put on their own class path, which must not bring this jar (the agent's boot-class-path classes) with it.
  */
 public final class OptionTokenizer {
 
