@@ -2,7 +2,6 @@ package dev.jetw.bench;
 
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
-import dev.jetw.etw.windows.BenchDowncalls;
 import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -2,7 +2,6 @@ package dev.jetw.bench;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
-import dev.jetw.etw.windows.BenchDowncalls;
 import java.lang.invoke.MethodHandle;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -23,8 +23,10 @@ import java.util.regex.Pattern;
  * takes values joined by {@code +}, or continued by the following comma-separated tokens that have
  * no {@code =}: {@code kernel=process,thread,cswitch,file=x.etl}.
  *
- * <p>The agent shares the string with keys of its own: it calls {@link #tokenize(String, Set)},
- * routes each entry with {@link #isSessionKey(String)} and hands session keys to
+ * <p>The agent shares the string with keys of its own: it splits it with its own tokenizer
+ * ({@code dev.jetw.bootstrap.OptionTokenizer}, the same rules as {@link #tokenize(String, Set)}, which this
+ * library cannot use: applications put native-bridge on their class path, and must not get the agent's
+ * boot-class-path jar with it), routes each entry with {@link #isSessionKey(String)} and hands session keys to
  * {@link #apply(SessionConfig.Builder, String, String)}. Ranges and mode combinations are checked
  * by {@link SessionConfigValidator} when the builder is built, so both entry points give the same
  * messages. Keys, defaults and messages: docs/configuration.md.

@@ -1,5 +1,7 @@
 package dev.jetw.agent;
 
+import dev.jetw.bootstrap.OptionTokenizer;
+
 /**
  * The two option keys the entry code itself must understand, read from the agent's option string
  * without validating anything else (the core owns every other option and all validation):
@@ -16,22 +18,15 @@ final class ControlOptions {
         this.out = out;
     }
 
+    /** Read with the core's own tokenizer ({@link OptionTokenizer}, a copy of which this jar carries), leniently; the last entry wins. */
     static ControlOptions of(String options) {
         String command = null;
         String out = null;
-        if (options != null) {
-            for (String part : options.split(",")) {
-                int eq = part.indexOf('=');
-                if (eq < 0) {
-                    continue;
-                }
-                String key = part.substring(0, eq).trim();
-                String value = part.substring(eq + 1).trim();
-                if (key.equals("command")) {
-                    command = value;
-                } else if (key.equals("out")) {
-                    out = value;
-                }
+        for (String[] kv : OptionTokenizer.tokenizeLeniently(options)) {
+            if (kv[0].equals("command")) {
+                command = kv[1];
+            } else if (kv[0].equals("out")) {
+                out = kv[1];
             }
         }
         return new ControlOptions(command, out);

@@ -28,8 +28,8 @@ final class JetwCli {
     static final int FAILED = 1;
     static final int USAGE = 2;
 
-    /** The core's control client and the property its channel publishes (dev.jetw.agent.core.ControlChannel). */
-    static final String CONTROL_CLIENT = "dev.jetw.agent.core.ControlClient";
+    /** The core's control client and the property its channel publishes (dev.jetw.agent.core.control.ControlChannel). */
+    static final String CONTROL_CLIENT = "dev.jetw.agent.core.control.ControlClient";
     static final String CONTROL_PROPERTY = "jetw.control";
     /** What the tool loads the agent with: open the control channel, start nothing. */
     static final String LISTEN_OPTIONS = "command=listen";

@@ -17,8 +17,12 @@ import java.lang.reflect.Method;
  * 64-bit integer go in the same general-purpose register or stack slot, so no MemorySegment has to
  * be made per call. It is wrong where pointers are 4 bytes, so {@link #open()} refuses unless
  * ValueLayout.ADDRESS is 8 bytes (32-bit JVMs keep JNA, which also does stdcall).
+ *
+ * <p>Public, with {@link #open()} and {@link #downcall(long, boolean, Class, Class[])}, only for the benchmarks
+ * ({@code dev.jetw.bench.BenchDowncalls}), which measure exactly this code; the binding itself is its only
+ * production user.
  */
-final class FfmDowncalls {
+public final class FfmDowncalls {
 
     private final Object linker;
     private final Method downcallHandle;
@@ -45,7 +49,7 @@ final class FfmDowncalls {
     }
 
     /** The running JVM's native linker; fails where java.lang.foreign is absent or pointers are not 8 bytes. */
-    static FfmDowncalls open() throws ReflectiveOperationException {
+    public static FfmDowncalls open() throws ReflectiveOperationException {
         Class<?> linkerClass = Class.forName("java.lang.foreign.Linker");
         Class<?> option = Class.forName("java.lang.foreign.Linker$Option");
         Class<?> descriptor = Class.forName("java.lang.foreign.FunctionDescriptor");
@@ -88,7 +92,7 @@ final class FfmDowncalls {
      * are as short as an empty one and never block; jetw's ETW calls enter the kernel and are not
      * (only the benchmarks measure critical calls, to show what the transition costs).
      */
-    MethodHandle downcall(long functionAddress, boolean critical, Class<?> returnType, Class<?>... parameterTypes)
+    public MethodHandle downcall(long functionAddress, boolean critical, Class<?> returnType, Class<?>... parameterTypes)
             throws ReflectiveOperationException {
         Object arguments = Array.newInstance(memoryLayout, parameterTypes.length);
         for (int i = 0; i < parameterTypes.length; i++) {

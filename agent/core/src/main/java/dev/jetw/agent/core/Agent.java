@@ -1,5 +1,20 @@
 package dev.jetw.agent.core;
 
+import dev.jetw.agent.core.exclusion.AdaptiveExclusion;
+import dev.jetw.agent.core.exclusion.ExcludedMethodRemover;
+import dev.jetw.agent.core.handoff.HandoffInstrumenter;
+import dev.jetw.agent.core.instrument.Instrumenter;
+import dev.jetw.agent.core.methods.MethodRegistry;
+import dev.jetw.agent.core.methods.Selection;
+import dev.jetw.agent.core.options.AgentOptions;
+import dev.jetw.agent.core.options.Durations;
+import dev.jetw.agent.core.runtime.RuntimeEvents;
+import dev.jetw.agent.core.session.DumpFiles;
+import dev.jetw.agent.core.session.EventOutcomes;
+import dev.jetw.agent.core.session.TraceSession;
+import dev.jetw.agent.core.writing.HandoffWriter;
+import dev.jetw.agent.core.writing.Rundown;
+import dev.jetw.agent.core.writing.TraceWriter;
 import dev.jetw.bootstrap.Dispatcher;
 import dev.jetw.bootstrap.Handoff;
 import dev.jetw.etw.EtwBackend;
@@ -49,7 +64,7 @@ final class Agent {
             writer.linkThreads(new HandoffWriter(session.provider, writer));
         }
         this.remover = options.adaptive && options.uninstrumentRate > 0
-                ? new ExcludedMethodRemover(exclusion, registry, instrumenter, inst, registry.capacity(), options.uninstrumentRate)
+                ? new ExcludedMethodRemover(exclusion, registry, inst, registry.capacity(), options.uninstrumentRate)
                 : null;
         this.shutdownHook = new Thread(this::onShutdown, "jetw-shutdown");
     }

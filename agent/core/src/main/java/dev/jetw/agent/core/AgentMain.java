@@ -1,5 +1,8 @@
 package dev.jetw.agent.core;
 
+import dev.jetw.agent.core.control.ControlChannel;
+import dev.jetw.agent.core.options.AgentOptions;
+import dev.jetw.bootstrap.OptionTokenizer;
 import dev.jetw.etw.ConfigException;
 import dev.jetw.etw.EtwBackend;
 import dev.jetw.etw.EtwBackends;
@@ -263,16 +266,12 @@ public final class AgentMain {
         }
     }
 
-    /** The out= option, found leniently so that even a bad option string gets its reply file. */
+    /** The (first non-empty) out= option, found leniently so that even a bad option string gets its reply file. */
     private static Path outOf(String options) {
-        if (options == null) {
-            return null;
-        }
-        for (String entry : options.split(",")) {
-            String e = entry.trim();
-            if (e.startsWith("out=") && e.length() > 4) {
+        for (String[] kv : OptionTokenizer.tokenizeLeniently(options)) {
+            if (kv[0].equals("out") && !kv[1].isEmpty()) {
                 try {
-                    return Paths.get(e.substring(4).trim()).toAbsolutePath();
+                    return Paths.get(kv[1]).toAbsolutePath();
                 } catch (RuntimeException ignored) {
                     return null;
                 }

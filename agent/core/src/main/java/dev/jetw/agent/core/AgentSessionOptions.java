@@ -1,5 +1,6 @@
 package dev.jetw.agent.core;
 
+import dev.jetw.agent.core.options.AgentOptions;
 import dev.jetw.etw.SessionConfig;
 
 /**

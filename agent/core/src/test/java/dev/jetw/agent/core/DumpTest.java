@@ -1,5 +1,6 @@
 package dev.jetw.agent.core;
 
+import dev.jetw.agent.core.options.AgentOptions;
 import dev.jetw.api.Jetw;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -20,23 +20,23 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An in-memory backend for tests: records every event the provider writes, with the writing
  * thread, so tests check what the agent writes without any file format in between.
  */
-final class RecordingBackend implements EtwBackend {
+public final class RecordingBackend implements EtwBackend {
 
     /** Runs inside every newScratch(): stands in for JDK code a real backend calls there. */
-    volatile Runnable onNewScratch;
+    public volatile Runnable onNewScratch;
 
     /** One written event. */
-    static final class Event {
+    public static final class Event {
         final long threadId;
-        final int type;
-        final int level;
-        final int classIndex;
-        final int instanceId;
+        public final int type;
+        public final int level;
+        public final int classIndex;
+        public final int instanceId;
         final int parentClassIndex;
-        final int parentInstanceId;
-        final byte[] payload;
+        public final int parentInstanceId;
+        public final byte[] payload;
         /** The System.nanoTime() reading given to writeAt/writeSmallAt; {@link #NO_CALLER_TIME} for a plain write (ETW stamps it). */
-        long callerNanoTime = NO_CALLER_TIME;
+        public long callerNanoTime = NO_CALLER_TIME;
 
         Event(long threadId, int type, int level, int classIndex, int instanceId, int parentClassIndex, int parentInstanceId, byte[] payload) {
             this.threadId = threadId;
@@ -50,15 +50,15 @@ final class RecordingBackend implements EtwBackend {
         }
     }
 
-    static final long NO_CALLER_TIME = Long.MIN_VALUE;
+    public static final long NO_CALLER_TIME = Long.MIN_VALUE;
 
-    final List<Event> events = Collections.synchronizedList(new ArrayList<>());
+    public final List<Event> events = Collections.synchronizedList(new ArrayList<>());
     final AtomicInteger instanceIds = new AtomicInteger();
     volatile boolean sessionRunning;
     volatile String sessionName;
-    volatile EnableListener listener;
+    public volatile EnableListener listener;
     /** When set, every write throws it (the provider must swallow it). */
-    volatile RuntimeException writeFailure;
+    public volatile RuntimeException writeFailure;
     volatile boolean failStart;
     /** When set, a write of an event class it accepts is refused as TraceEvent refuses one with no free buffer. */
     volatile java.util.function.IntPredicate noFreeBuffer;
@@ -192,7 +192,7 @@ final class RecordingBackend implements EtwBackend {
         listener.onDisable();
     }
 
-    List<Event> snapshot() {
+    public List<Event> snapshot() {
         synchronized (events) {
             return new ArrayList<>(events);
         }

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * A trace decoded per JetwSchema, whatever wrote or read it: method names from the rundown, and
  * per thread the call tree rebuilt from START/END and checked for balance and parent links.
  */
-final class TraceModel {
+public final class TraceModel {
 
     /** One event, as a backend recorded it or a reader read it. */
     static final class Ev {
@@ -187,7 +187,7 @@ final class TraceModel {
         return events.stream().filter(e -> e.classIndex == classIndex && e.type == type).count();
     }
 
-    static String utf16z(ByteBuffer b) {
+    public static String utf16z(ByteBuffer b) {
         StringBuilder sb = new StringBuilder();
         while (true) {
             char c = b.getChar();

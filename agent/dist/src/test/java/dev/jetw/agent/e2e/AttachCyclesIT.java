@@ -99,7 +99,7 @@ class AttachCyclesIT {
             }
         }
         ClassLoader loader = new URLClassLoader(jars.toArray(new URL[0]), null);
-        return Class.forName("dev.jetw.agent.core.ControlClient", true, loader).getMethod("request", String.class, String.class, String.class);
+        return Class.forName("dev.jetw.agent.core.control.ControlClient", true, loader).getMethod("request", String.class, String.class, String.class);
     }
 
     private static long median(long[] values, int from) {

@@ -1,6 +1,6 @@
 package dev.jetw.agent.jfr;
 
-import dev.jetw.agent.core.RuntimeEventWriter;
+import dev.jetw.agent.core.runtime.RuntimeEventWriter;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedClassLoader;
 import jdk.jfr.consumer.RecordedEvent;

@@ -1,7 +1,7 @@
 package dev.jetw.agent.jfr;
 
-import dev.jetw.agent.core.RuntimeEventSource;
-import dev.jetw.agent.core.RuntimeEventWriter;
+import dev.jetw.agent.core.runtime.RuntimeEventSource;
+import dev.jetw.agent.core.runtime.RuntimeEventWriter;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
 import jdk.jfr.Recording;

@@ -1,0 +1,274 @@
+package dev.jetw.agent.core.instrument;
+
+import dev.jetw.agent.core.exclusion.AdaptiveExclusion;
+import dev.jetw.agent.core.methods.MethodRegistry;
+import dev.jetw.agent.core.methods.Selection;
+import dev.jetw.agent.core.options.HotMethods;
+import dev.jetw.agent.core.writing.Rundown;
+import dev.jetw.bootstrap.Dispatcher;
+import dev.jetw.bootstrap.MethodEntries;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.ClassFileVersion;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.MethodGraph;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
+import net.bytebuddy.utility.JavaConstant;
+import net.bytebuddy.utility.JavaModule;
+
+import java.lang.instrument.Instrumentation;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+import java.security.ProtectionDomain;
+import java.util.Collections;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import static net.bytebuddy.matcher.ElementMatchers.isStatic;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * Installs the advice with Byte Buddy: retransformation without class-format changes, so it works
+ * on classes loaded before attach and {@link #reset} restores their original bytes at detach.
+ * Method ids are assigned when a method is selected and bound into the advice as constants.
+ */
+public final class Instrumenter {
+
+    /**
+     * Classes already loaded are retransformed (at attach) and restored (at detach) in batches with a pause
+     * between them: each retransformClasses call is one JVM safepoint that stops every application thread,
+     * so small batches keep each stop short and the pause bounds the rate (at most ~2,000 classes a second)
+     * and lets the application run in between (docs/agent-dist.md).
+     */
+    static final int RETRANSFORM_BATCH_SIZE = 50;
+    static final long RETRANSFORM_PAUSE_MILLIS = 25;
+    private static final AgentBuilder.RedefinitionStrategy.BatchAllocator RETRANSFORM_BATCHES =
+            AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(RETRANSFORM_BATCH_SIZE);
+    private static final AgentBuilder.RedefinitionStrategy.Listener RETRANSFORM_PAUSES =
+            AgentBuilder.RedefinitionStrategy.Listener.Pausing.of(RETRANSFORM_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+
+    private final Instrumentation inst;
+    private final Selection selection;
+    private final MethodRegistry registry;
+    private final AdaptiveExclusion exclusion;
+    /** An earlier trace's adaptive decisions (option hotMethods=), or null. */
+    private final HotMethods hotMethods;
+    private final Rundown rundown;
+    private final boolean verbose;
+    private ResettableClassFileTransformer transformer;
+    /**
+     * Parsed class files per class loader, kept for this attach: a library's classes share super
+     * types and signatures, which Byte Buddy would otherwise read and parse again for every class
+     * it transforms. Only types Byte Buddy resolves are kept (the included classes, their super types and
+     * the types their signatures name), not every class loaded. Cleared at {@link #reset}, so that no
+     * class loader is held after a detach.
+     */
+    private final ConcurrentMap<ClassLoader, TypePool.CacheProvider> typeCache = new ConcurrentHashMap<>();
+    /** The class file being transformed on each thread, for the trivial-method scan (option trivial=). */
+    private final TransformedClassFiles classFiles = new TransformedClassFiles(
+            new AgentBuilder.PoolStrategy.WithTypePoolCache.Simple(TypePool.Default.ReaderMode.FAST, typeCache));
+
+    public Instrumenter(Instrumentation inst, Selection selection, MethodRegistry registry, AdaptiveExclusion exclusion,
+                 HotMethods hotMethods, Rundown rundown, boolean verbose) {
+        this.inst = inst;
+        this.selection = selection;
+        this.registry = registry;
+        this.exclusion = exclusion;
+        this.hotMethods = hotMethods;
+        this.rundown = rundown;
+        this.verbose = verbose;
+    }
+
+    /** Installs the transformer and retransforms the classes already loaded. */
+    public void install() {
+        NanConstantGuard.nextAttach();
+        Advice linkedAdvice = Advice.withCustomMapping()
+                .bind(MethodId.class, new MethodIdMapping(registry))
+                .bind(LinkedEntry.class, new LinkedEntryMapping(registry))
+                .to(CallAdvice.Linked.class);
+        Advice byteCheckedAdvice = Advice.withCustomMapping()
+                .bind(MethodId.class, new MethodIdMapping(registry))
+                .to(CallAdvice.ByteChecked.class);
+        Advice checkpoint = Advice.to(ApiAdvice.Checkpoint.class);
+        Advice checkpointAtLevel = Advice.to(ApiAdvice.CheckpointAtLevel.class);
+        Advice isActive = Advice.to(ApiAdvice.IsActive.class);
+
+        // Class-load cost (BENCHMARKS.md §7): the advice only wraps declared methods, so no method graph of the
+        // super types is built (ForDeclaredMethods); class files are parsed without debug information (FAST)
+        // and the parses are cached across the classes of the attach.
+        transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED)
+                        .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE))
+                .with(classFiles)
+                .with(new ClassDescriptions(selection))
+                .disableClassFormatChanges()
+                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(RETRANSFORM_BATCHES)
+                .with(RETRANSFORM_PAUSES)
+                .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+                .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+                .with(new Listener())
+                // Advice in java.* or in named application modules calls the Dispatcher in the boot loader's unnamed module.
+                .assureReadEdgeTo(inst, Dispatcher.class)
+                .ignore(new AgentBuilder.RawMatcher() {
+                    @Override
+                    public boolean matches(TypeDescription type, ClassLoader loader, JavaModule module,
+                                           Class<?> classBeingRedefined, ProtectionDomain pd) {
+                        if (type.getName().equals(Selection.API_CLASS)) {
+                            return false;
+                        }
+                        return !selection.matchesType(type, loader)
+                                || classBeingRedefined != null && NanConstantGuard.refuses(classBeingRedefined);
+                    }
+                })
+                .type(named(Selection.API_CLASS))
+                .transform((builder, type, loader, module, pd) -> builder
+                        .visit(checkpoint.on(named("checkpoint").and(isStatic()).and(takesArguments(String.class))))
+                        .visit(checkpointAtLevel.on(named("checkpoint").and(isStatic()).and(takesArguments(String.class, int.class))))
+                        .visit(isActive.on(named("isActive").and(isStatic()).and(takesArguments(0)))))
+                .type(new AgentBuilder.RawMatcher() {
+                    @Override
+                    public boolean matches(TypeDescription type, ClassLoader loader, JavaModule module,
+                                           Class<?> classBeingRedefined, ProtectionDomain pd) {
+                        return !type.getName().equals(Selection.API_CLASS);
+                    }
+                })
+                .transform((builder, type, loader, module, pd) -> builder.visit(
+                        (canLink(type) ? linkedAdvice : byteCheckedAdvice).on(selector(type))))
+                .installOn(inst);
+        rundown.requestDrain();
+    }
+
+    /** Restores every transformed class to its original bytes; true when all were reset. */
+    public boolean reset() {
+        ResettableClassFileTransformer t = transformer;
+        transformer = null;
+        try {
+            return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION, RETRANSFORM_BATCHES, RETRANSFORM_PAUSES);
+        } finally {
+            typeCache.clear();
+        }
+    }
+
+    /** Selects the methods of {@code type}, registering each (id, level, pending rundown) as it is selected. */
+    private ElementMatcher<MethodDescription> selector(TypeDescription type) {
+        return new ElementMatcher<MethodDescription>() {
+            @Override
+            public boolean matches(MethodDescription method) {
+                long choice = selection.choose(type, method);
+                if (choice < 0) {
+                    return false;
+                }
+                if (selection.skipsTrivial(choice)
+                        && classFiles.trivialMethods(type.getName()).contains(method.getInternalName() + method.getDescriptor())) {
+                    registry.leaveOutTrivial(type.getName(), method.getInternalName(), method.getDescriptor(), Selection.groupOf(choice));
+                    return false;
+                }
+                int id = registry.register(type.getName(), method.getInternalName(), method.getDescriptor(),
+                        Selection.levelOf(choice), selection.thresholdNanos(choice), Selection.groupOf(choice));
+                if (id == 0) {
+                    return false;
+                }
+                HotMethods.Decision known = hotMethods == null ? null
+                        : hotMethods.of(type.getName(), method.getInternalName(), method.getDescriptor());
+                if (known != null && exclusion.startKnown(id, known)) {
+                    registry.uninstrument(id); // named and budgeted like any method, but never given advice
+                }
+                return !registry.isUninstrumented(id);
+            }
+        };
+    }
+
+    /** Class files of Java 7 and later may hold invokedynamic; Byte Buddy reads the version from the class file. */
+    private static boolean canLink(TypeDescription type) {
+        ClassFileVersion version = type.getClassFileVersion();
+        return version != null && version.isAtLeast(ClassFileVersion.JAVA_V7);
+    }
+
+    private static int idOf(MethodRegistry registry, TypeDescription type, MethodDescription method) {
+        int id = registry.idOf(type.getName(), method.getInternalName(), method.getDescriptor());
+        if (id == 0) {
+            throw new IllegalStateException("no method id for " + type.getName() + "." + method.getInternalName());
+        }
+        return id;
+    }
+
+    /** Binds the {@link MethodId} parameter to the registered id of the method being instrumented. */
+    private static final class MethodIdMapping implements Advice.OffsetMapping {
+        private final MethodRegistry registry;
+
+        MethodIdMapping(MethodRegistry registry) {
+            this.registry = registry;
+        }
+
+        @Override
+        public Target resolve(TypeDescription instrumentedType, MethodDescription instrumentedMethod, Assigner assigner,
+                              Advice.ArgumentHandler argumentHandler, Sort sort) {
+            return Target.ForStackManipulation.of(idOf(registry, instrumentedType, instrumentedMethod));
+        }
+    }
+
+    /** The linked entry: {@code invokedynamic enter()J}, bootstrapped by MethodEntries.link with the method id. */
+    private static final class LinkedEntryMapping implements Advice.OffsetMapping {
+        private static final MethodDescription.InDefinedShape LINK = new MethodDescription.ForLoadedMethod(linkMethod());
+        private final MethodRegistry registry;
+
+        LinkedEntryMapping(MethodRegistry registry) {
+            this.registry = registry;
+        }
+
+        private static Method linkMethod() {
+            try {
+                return MethodEntries.class.getMethod("link", MethodHandles.Lookup.class, String.class, MethodType.class, int.class);
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException("the jetw bootstrap classes on the boot class path are of another version", e);
+            }
+        }
+
+        @Override
+        public Target resolve(TypeDescription instrumentedType, MethodDescription instrumentedMethod, Assigner assigner,
+                              Advice.ArgumentHandler argumentHandler, Sort sort) {
+            int id = idOf(registry, instrumentedType, instrumentedMethod);
+            if (id < MethodEntries.MUTABLE_IDS) {
+                registry.markLinked(id); // a higher id cannot be muted: the remover still takes its advice out
+            }
+            return new Target.ForStackManipulation(MethodInvocation.invoke(LINK).dynamic("enter", TypeDescription.ForLoadedType.of(long.class),
+                    Collections.<TypeDescription>emptyList(), Collections.singletonList(JavaConstant.Simple.ofLoaded(id))));
+        }
+    }
+
+    /** Writes rundown for newly instrumented methods and counts transformation errors. */
+    private final class Listener extends AgentBuilder.Listener.Adapter {
+
+        @Override
+        public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
+                                     DynamicType dynamicType) {
+            rundown.requestDrain();
+            if (verbose) {
+                System.err.println("jetw: instrumented " + type.getName());
+            }
+        }
+
+        @Override
+        public void onComplete(String typeName, ClassLoader loader, JavaModule module, boolean loaded) {
+            classFiles.done();
+        }
+
+        @Override
+        public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
+            Dispatcher.failed(error);
+            if (verbose) {
+                System.err.println("jetw: cannot instrument " + typeName + ": " + error);
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package dev.jetw.agent.core.instrument;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Keeps attach/detach cycles from blowing up classes whose constant pool holds a NaN float or double.
+ * HotSpot merges the old and new constant pools at every redefinition, matching entries by value; a
+ * NaN never equals itself, so its entries are appended again each time, and since the next
+ * retransformation starts from the merged pool the copies multiply (measured on JDK 25 with H2's
+ * ValueDouble, ValueReal, ValueDecfloat: +1, +1, +3, +3, +9, +9, +27... entries per redefinition, a
+ * "Merged constant pool overflow" and redefinitions of tens of seconds inside a safepoint by cycle 10).
+ *
+ * <p>Such a class, already loaded at attach, is retransformed in at most {@link #MAX_ATTACHES} attaches
+ * per JVM (a few dozen extra entries), then left alone: later attaches do not trace it. Classes
+ * instrumented as they load are not redefined and are not affected.
+ */
+final class NanConstantGuard {
+
+    static final int MAX_ATTACHES = 3;
+
+    /** Attaches so far (one per {@link Instrumenter#install}); a class counts once per attach. */
+    private static volatile int attach;
+
+    /** Per class: {attaches it was retransformed in, the last attach counted}. Weak: dies with the class. */
+    private static final ClassValue<int[]> SEEN = new ClassValue<int[]>() {
+        @Override
+        protected int[] computeValue(Class<?> type) {
+            return new int[] {0, -1};
+        }
+    };
+
+    /** Cached per class: whether its class file holds a NaN constant. */
+    private static final ClassValue<Boolean> HOLDS_NAN = new ClassValue<Boolean>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return holdsNaN(type);
+        }
+    };
+
+    private NanConstantGuard() {
+    }
+
+    static void nextAttach() {
+        attach++;
+    }
+
+    /** True when {@code type} (being retransformed) must be left alone; counts this attach otherwise. */
+    static boolean refuses(Class<?> type) {
+        if (!HOLDS_NAN.get(type)) {
+            return false;
+        }
+        int[] seen = SEEN.get(type);
+        synchronized (seen) {
+            if (seen[1] != attach) {
+                if (seen[0] >= MAX_ATTACHES) {
+                    return true;
+                }
+                seen[0]++;
+                seen[1] = attach;
+            }
+            return false;
+        }
+    }
+
+    private static boolean holdsNaN(Class<?> type) {
+        ClassLoader loader = type.getClassLoader();
+        String resource = type.getName().replace('.', '/') + ".class";
+        try (InputStream in = loader == null ? ClassLoader.getSystemResourceAsStream(resource) : loader.getResourceAsStream(resource)) {
+            return in != null && holdsNaN(new DataInputStream(in));
+        } catch (IOException | RuntimeException e) {
+            return false; // unreadable: Byte Buddy will not find it either
+        }
+    }
+
+    /** Walks a class file's constant pool (JVMS 4.4) looking for a NaN CONSTANT_Float or CONSTANT_Double. */
+    static boolean holdsNaN(DataInputStream in) throws IOException {
+        in.readInt(); // magic
+        in.readInt(); // minor, major
+        int count = in.readUnsignedShort();
+        for (int i = 1; i < count; i++) {
+            int tag = in.readUnsignedByte();
+            switch (tag) {
+                case 1: // Utf8
+                    in.skipBytes(in.readUnsignedShort());
+                    break;
+                case 4: // Float
+                    if (Float.isNaN(Float.intBitsToFloat(in.readInt()))) {
+                        return true;
+                    }
+                    break;
+                case 6: // Double, takes two slots
+                    if (Double.isNaN(Double.longBitsToDouble(in.readLong()))) {
+                        return true;
+                    }
+                    i++;
+                    break;
+                case 5: // Long, two slots
+                    in.readLong();
+                    i++;
+                    break;
+                case 3: case 12: case 17: case 18: // Integer, NameAndType, Dynamic, InvokeDynamic
+                    in.readInt();
+                    break;
+                case 9: case 10: case 11: // Field/Method/InterfaceMethod ref
+                    in.readInt();
+                    break;
+                case 7: case 8: case 16: case 19: case 20: // Class, String, MethodType, Module, Package
+                    in.readUnsignedShort();
+                    break;
+                case 15: // MethodHandle
+                    in.readUnsignedByte();
+                    in.readUnsignedShort();
+                    break;
+                default:
+                    return false; // unknown tag: stop looking rather than misread
+            }
+        }
+        return false;
+    }
+}
