@@ -49,6 +49,8 @@ public final class WindowsBackend implements EtwBackend {
     private final Map<UUID, WindowsProvider> providers = new ConcurrentHashMap<>();
     /** Buffer size (KB) of the session each control GUID was enabled into, for the payload limit. */
     private final Map<UUID, Integer> enabledBufferKb = new ConcurrentHashMap<>();
+    /** The session (CONTROLTRACE_ID) each control GUID was enabled into: a provider registered later writes there. */
+    private final Map<UUID, Long> enabledSession = new ConcurrentHashMap<>();
     /** A private session's Wnode.Guid must be the control GUID of a provider registered before it starts. */
     private volatile UUID lastRegisteredControlGuid;
 
@@ -450,23 +452,44 @@ public final class WindowsBackend implements EtwBackend {
                 kb == null ? 0 : kb);
         // Until jetw enables it into a session of known clock: QPC, the default clock (ClientContext 0/1).
         p.callerTimeStamps(callerTimeStamps(0));
+        Long own = enabledSession.get(controlGuid);
+        if (own != null) {
+            p.bindSession(own); // enabled before it registered: ETW calls back during RegisterTraceGuids
+        }
         p.register();
         providers.put(controlGuid, p);
         lastRegisteredControlGuid = controlGuid;
         return p;
     }
 
+    /**
+     * Binds the provider to {@code sessionName} (its own session: enables and disables from other
+     * sessions are ignored from now on) and enables it there. With EnableTraceEx2 the call waits for
+     * the callback (Timeout 5 s), so a provider that is not enabled by its own session afterwards is
+     * an error that names what the callback saw, rather than a JVM that traces into nothing.
+     */
     @Override
     public void enableProvider(String sessionName, UUID controlGuid, int level, int enableFlags) throws EtwException {
         Session s = session(sessionName);
         // Before the call: the callback may arrive during it and writes may follow at once.
         enabledBufferKb.put(controlGuid, s.bufferSizeKb);
+        enabledSession.put(controlGuid, s.id);
         WindowsProvider p = providers.get(controlGuid);
         if (p != null) {
             p.sessionBufferKb(s.bufferSizeKb);
             p.callerTimeStamps(callerTimeStamps(s.clientContext));
+            p.bindSession(s.id);
         }
         enable(s, controlGuid, true, level, enableFlags);
+        if (p != null && version.hasEnableTraceEx2() && !p.enabledByOwnSession()) {
+            throw new EtwException("EnableTraceEx2", Win32Error.INVALID_HANDLE, "ETW accepted the enable of provider {"
+                    + controlGuid + "} in session '" + s.name + "' (logger id 0x" + Integer.toHexString(p.ownLoggerId())
+                    + "), but the provider's control callback got no usable enable from that session"
+                    + (p.foreignEnables() == 0 ? "" : "; it ignored " + p.foreignEnables()
+                    + " enable(s) from other sessions, the last from logger id 0x"
+                    + Integer.toHexString(p.lastForeignLoggerId()))
+                    + ". Please report this with the output of jetw selftest");
+        }
     }
 
     @Override

@@ -29,7 +29,6 @@ class CallerTimeStampWindowsTest {
 
     static final UUID CONTROL = UUID.fromString("c0ffee00-0001-4a5b-8c9d-0123456789ab");
     static final UUID CLASS = UUID.fromString("c0ffee00-0002-4a5b-8c9d-0123456789ab");
-    static final long LOGGER = 0x0000_0000_0042_0007L;
     static final int USE_TIMESTAMP = 0x200;
     static final int FLAGS = 0x00020000 | 0x00100000;
 
@@ -59,10 +58,8 @@ class CallerTimeStampWindowsTest {
         rec.qpcCounter = 5_000_000_000L;
         rec.qpcFrequency = 3_000_000L; // not 10 MHz, so that a missing scale shows
         long before = System.nanoTime();
-        ClassicProvider p = ClassicProvider.register(new WindowsBackend(rec, layout, WindowsVersion.parse("10.0")),
-                CONTROL, List.of(CLASS));
+        ClassicProvider p = rec.enabledProvider(CONTROL, List.of(CLASS)); // anchored when enabled
         long after = System.nanoTime();
-        rec.enable(LOGGER, 5, 0);
         EventScratch s = p.newScratch();
         int id = p.newInstanceId(s, 0);
 
@@ -94,7 +91,6 @@ class CallerTimeStampWindowsTest {
                 .clock(clock).build());
         ClassicProvider p = ClassicProvider.register(backend, CONTROL, List.of(CLASS));
         backend.enableProvider("jetw", CONTROL, 5, 0);
-        rec.enable(LOGGER, 5, 0);
         return p;
     }
 

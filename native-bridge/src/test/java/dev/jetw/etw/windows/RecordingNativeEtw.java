@@ -117,10 +117,88 @@ final class RecordingNativeEtw implements NativeEtw {
     final List<Long> classRegHandles = new ArrayList<>();
     final List<UUID> registeredClassGuids = new ArrayList<>();
     ControlCallback callback;
+    /** Each registered provider's callback by control GUID: EnableTrace/EnableTraceEx2 call it as ETW does. */
+    final Map<UUID, ControlCallback> callbacks = new HashMap<>();
+    /** Live registrations: RegistrationHandle to control GUID. */
+    private final Map<Long, UUID> registrations = new HashMap<>();
     /** False: per-event calls answer without recording or copying (for allocation measurements). */
     boolean recordEvents = true;
-    /** Non-zero: a session with this logger handle already enables the provider, so registration calls back at once. */
-    long enableDuringRegistration;
+    /**
+     * Which sessions have which control GUID enabled, in the order they enabled it. ETW keeps an
+     * enable after the controller or the provider is gone ("the provider remains enabled"), and a
+     * provider that registers then is called back at once, once per enabling session.
+     */
+    final List<Enablement> enablements = new ArrayList<>();
+    /** Added to the logger id of every logger handle a callback receives: 0 models ETW; non-zero, a logger id that is not the session handle's. */
+    int loggerIdSkew;
+
+    /** A session (by CONTROLTRACE_ID) that enables a control GUID at a level and flags. */
+    static final class Enablement {
+        final UUID guid;
+        final long traceId;
+        final int level;
+        final int flags;
+
+        Enablement(UUID guid, long traceId, int level, int flags) {
+            this.guid = guid;
+            this.traceId = traceId;
+            this.level = level;
+            this.flags = flags;
+        }
+    }
+
+    /**
+     * The TRACELOGGER_HANDLE a provider's callback gets for session {@code traceId}: a
+     * TRACE_ENABLE_CONTEXT, the logger id (the session handle's low 16 bits) with level and flags above it.
+     */
+    long loggerHandleOf(long traceId, int level, int flags) {
+        return ((traceId + loggerIdSkew) & 0xFFFF) | (long) (level & 0xFF) << 16 | (flags & 0xFFFFFFFFL) << 32;
+    }
+
+    /**
+     * A classic provider registered over this recorder and enabled the way jetw does it: session
+     * "jetw" started, provider registered, enabled there at level 5 (the callback then holds
+     * {@code loggerHandleOf(first session, 5, 0xFFFFFFFF)}).
+     */
+    dev.jetw.etw.ClassicProvider enabledProvider(UUID control, List<UUID> classes) throws dev.jetw.etw.EtwException {
+        WindowsBackend backend = new WindowsBackend(this, layout, WindowsVersion.parse("10.0"));
+        backend.startSession(dev.jetw.etw.SessionConfig.builder().sessionName("jetw")
+                .logFile(java.nio.file.Paths.get("C:\\t\\jetw.etl")).build());
+        dev.jetw.etw.ClassicProvider p = dev.jetw.etw.ClassicProvider.register(backend, control, classes);
+        backend.enableProvider("jetw", control, 5, 0);
+        return p;
+    }
+
+    /** TRACE_ENABLE_CONTEXT.LoggerId of a logger handle. */
+    static long loggerIdOf(long loggerHandle) {
+        return loggerHandle & 0xFFFF;
+    }
+
+    /** A session that is not this process's (a killed JVM's, WPR's) enabling {@code guid}: ETW calls the provider back if it is registered. */
+    void foreignEnable(UUID guid, long traceId, int level, int flags) {
+        etwEnable(guid, traceId, true, level, flags);
+    }
+
+    void foreignDisable(UUID guid, long traceId) {
+        etwEnable(guid, traceId, false, 0, 0);
+    }
+
+    /** ETW's side of an enable or disable: remember it, and call the registered provider back. */
+    private void etwEnable(UUID guid, long traceId, boolean on, int level, int flags) {
+        enablements.removeIf(e -> e.guid.equals(guid) && e.traceId == traceId);
+        if (on) {
+            enablements.add(new Enablement(guid, traceId, level, flags));
+        }
+        ControlCallback cb = callbacks.get(guid);
+        if (cb != null) {
+            long handle = loggerHandleOf(traceId, level, flags);
+            if (on) {
+                enableLevels.put(handle, level);
+                enableFlags.put(handle, flags);
+            }
+            call(cb, on ? EtwConstants.WMI_ENABLE_EVENTS : EtwConstants.WMI_DISABLE_EVENTS, handle);
+        }
+    }
 
     /** The token the recorder hands out, the LUID it answers for SeSystemProfilePrivilege, and the tokens still open. */
     static final long TOKEN = 0x0000_0000_0000_0ABCL;
@@ -197,6 +275,10 @@ final class RecordingNativeEtw implements NativeEtw {
         if (callback == null) {
             throw new AssertionError("no callback registered");
         }
+        return call(callback, requestCode, loggerHandle);
+    }
+
+    private static int call(ControlCallback callback, int requestCode, long loggerHandle) {
         Memory wnode = new Memory(EtwLayout.WNODE_HEADER_SIZE);
         wnode.clear();
         wnode.setInt(EtwLayout.WNODE_BUFFER_SIZE, EtwLayout.WNODE_HEADER_SIZE);
@@ -467,7 +549,11 @@ final class RecordingNativeEtw implements NativeEtw {
         if (traceId == 0) {
             violation("EnableTrace: TraceId 0");
         }
-        return next(c);
+        int r = next(c);
+        if (r == 0 && c.guid != null) {
+            etwEnable(c.guid, traceId, enable != 0, enableLevel, enableFlag);
+        }
+        return r;
     }
 
     @Override
@@ -487,7 +573,12 @@ final class RecordingNativeEtw implements NativeEtw {
         if (enableParameters != null) {
             violation("EnableTraceEx2: EnableParameters given for a classic provider");
         }
-        return next(c);
+        int r = next(c);
+        if (r == 0 && c.guid != null && (controlCode == 0 || controlCode == 1)) {
+            // Classic provider: "MatchAnyKeyword ... truncated from a ULONGLONG to a ULONG".
+            etwEnable(c.guid, traceId, controlCode == 1, c.level, (int) matchAnyKeyword);
+        }
+        return r;
     }
 
     private UUID guid(Pointer p) {
@@ -517,6 +608,9 @@ final class RecordingNativeEtw implements NativeEtw {
         }
         int r = next(c);
         callback = requestAddress;
+        if (r == 0 && c.guid != null) {
+            callbacks.put(c.guid, requestAddress);
+        }
         for (int i = 0; traceGuidReg != null && i < guidCount; i++) {
             long regOffset = (long) i * layout.traceGuidRegistrationSize();
             long guidAddress = pointerAt(traceGuidReg, regOffset + layout.traceGuidRegistrationGuid());
@@ -530,10 +624,18 @@ final class RecordingNativeEtw implements NativeEtw {
             }
         }
         if (r == 0) {
-            registrationHandleOut.setLong(0, registrationHandle);
-            if (enableDuringRegistration != 0) {
-                // "If the GUID is already enabled, registration enables it at once" (RegisterTraceGuids docs).
-                enable(enableDuringRegistration, 5, 0);
+            long handle = registrationHandle + registrations.size();
+            registrations.put(handle, c.guid);
+            registrationHandleOut.setLong(0, handle);
+            // "If the GUID is already enabled, registration enables it at once" (RegisterTraceGuids docs),
+            // for every session that enabled it, whether its controller still runs or not.
+            for (Enablement e : new ArrayList<>(enablements)) {
+                if (e.guid.equals(c.guid)) {
+                    long logger = loggerHandleOf(e.traceId, e.level, e.flags);
+                    enableLevels.put(logger, e.level);
+                    enableFlags.put(logger, e.flags);
+                    call(requestAddress, EtwConstants.WMI_ENABLE_EVENTS, logger);
+                }
             }
         }
         return r;
@@ -543,8 +645,11 @@ final class RecordingNativeEtw implements NativeEtw {
     public int UnregisterTraceGuids(long handle) {
         Call c = new Call("UnregisterTraceGuids");
         c.regHandle = handle;
-        if (handle != registrationHandle) {
+        UUID guid = registrations.remove(handle);
+        if (guid == null) {
             violation("UnregisterTraceGuids: handle " + Long.toHexString(handle) + " was not returned by RegisterTraceGuidsW");
+        } else {
+            callbacks.remove(guid); // ETW calls an unregistered provider no more
         }
         return next(c);
     }
