@@ -39,6 +39,7 @@ public final class WindowsBackend implements EtwBackend {
     static final int QUERY_ALL_MAX = 256;
 
     private static final int PRIVATE_LOGGER_MODE = LogFileMode.PRIVATE.bits();
+    private static final int BUFFERING_MODE = LogFileMode.BUFFERING.bits();
 
     private final NativeEtw etw;
     private final EtwLayout layout;
@@ -65,6 +66,8 @@ public final class WindowsBackend implements EtwBackend {
         final boolean kernelCompanion;
         /** Wnode.ClientContext: the session's clock, which caller-set time stamps must use (0 = QPC, the default). */
         int clientContext;
+        /** A buffering session's {@code file=}: not given to StartTrace; a FLUSH names it to write the ring there. */
+        String ringFile;
 
         Session(String name, long id, UUID guid, int logFileMode, int bufferSizeKb, boolean kernelCompanion) {
             this.name = name;
@@ -128,12 +131,18 @@ public final class WindowsBackend implements EtwBackend {
         if (SystemProfilePrivilege.isNeeded(kernelFlags)) {
             SystemProfilePrivilege.enable(etw, layout); // before StartTrace, as PerfView does
         }
-        Session main = start(config, name, file, guid, modes, sessionFlags, companion);
+        // An in-memory ring starts without a log file, as PerfView starts its in-memory circular sessions
+        // (TraceEventSession.GetProperties: LogFileNameOffset = 0 with EVENT_TRACE_BUFFERING_MODE); a FLUSH
+        // naming the file writes the ring there (flushSession, dumpSession).
+        boolean ring = (modes & BUFFERING_MODE) != 0;
+        String startFile = ring ? null : file;
+        Session main = start(config, name, startFile, guid, modes, sessionFlags, companion);
+        main.ringFile = ring ? file : null;
         sessions.put(key(name), main);
         if (companion) {
             try {
                 int kernelModes = modes & ~(PRIVATE_LOGGER_MODE | LogFileMode.PRIVATE_IN_PROC.bits());
-                Session kernel = start(config, EtwConstants.KERNEL_LOGGER_NAME, kernelFileName(file),
+                Session kernel = start(config, EtwConstants.KERNEL_LOGGER_NAME, kernelFileName(startFile),
                         SYSTEM_TRACE_CONTROL_GUID, kernelModes, kernelFlags, false);
                 sessions.put(key(EtwConstants.KERNEL_LOGGER_NAME), kernel);
             } catch (EtwException e) {
@@ -198,7 +207,8 @@ public final class WindowsBackend implements EtwBackend {
         }
         if (code != Win32Error.SUCCESS) {
             throw new EtwException("StartTraceW", code, "session '" + name + "'"
-                    + (file == null ? " (real-time, no log file)" : ", log file " + file)
+                    + (file != null ? ", log file " + file : (modes & BUFFERING_MODE) != 0 ? " (in-memory ring)"
+                    : " (real-time, no log file)")
                     + (code == Win32Error.ALREADY_EXISTS ? ", orphan=" + config.orphanPolicy().optionName() : ""));
         }
         Session started = new Session(name, idOut.getLong(0), guid, modes, config.bufferSizeKb(), companion);
@@ -272,9 +282,47 @@ public final class WindowsBackend implements EtwBackend {
         return control(sessionName, EtwConstants.EVENT_TRACE_CONTROL_QUERY, "query");
     }
 
+    /**
+     * FLUSH. A buffering session started with {@code file=} is flushed into that file: the FLUSH names it
+     * at LogFileNameOffset, which is how PerfView writes an in-memory session to a file (see
+     * {@link #dumpSession}); that is what {@code dumpOnExit} and the selftest's buffering step rely on.
+     */
     @Override
     public SessionStats flushSession(String sessionName) throws EtwException {
+        Session s = sessions.get(key(sessionName));
+        if (s != null && (s.logFileMode & BUFFERING_MODE) != 0) {
+            return flushRing(s, s.ringFile, "flush");
+        }
         return control(sessionName, EtwConstants.EVENT_TRACE_CONTROL_FLUSH, "flush");
+    }
+
+    /**
+     * One FLUSH of a buffering session whose LogFileNameOffset names {@code file} (none: offset 0, no
+     * empty name for ETW to take as a file). Microsoft: in buffering mode "To get a snapshot of the
+     * buffer, call the FlushTrace function" (Logging Mode Constants), and FlushTrace "can be used with
+     * in-memory sessions (sessions started with the EVENT_TRACE_BUFFERING_MODE flag) to write the data
+     * from the trace to a file"; ControlTrace's FLUSH supersedes FlushTrace and takes the same members.
+     */
+    private SessionStats flushRing(Session s, String file, String what) throws EtwException {
+        PropertiesBuffer p = controlProperties(s.guid, s.logFileMode);
+        try {
+            if (file == null) {
+                p.keepLogFile();
+            } else {
+                p.setLogFileName(file);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new EtwException("ControlTraceW", Win32Error.BAD_LENGTH, e.getMessage());
+        }
+        int code = etw.ControlTraceW(0, PropertiesBuffer.wideString(s.name), p.pointer(),
+                EtwConstants.EVENT_TRACE_CONTROL_FLUSH);
+        if (code != Win32Error.SUCCESS) {
+            throw new EtwException("ControlTraceW", code, what + " of session '" + s.name + "'"
+                    + (file == null ? "" : " to " + file));
+        }
+        SessionStats st = p.stats(s.name);
+        return file == null ? st : new SessionStats(st.sessionName(), file, st.numberOfBuffers(), st.freeBuffers(),
+                st.eventsLost(), st.buffersWritten(), st.logBuffersLost(), st.realTimeBuffersLost(), st.loggerThreadId());
     }
 
     private SessionStats control(String name, int controlCode, String what) throws EtwException {
@@ -330,28 +378,20 @@ public final class WindowsBackend implements EtwBackend {
     }
 
     /**
-     * A buffering session: UPDATE with the new LogFileName (ControlTrace documents LogFileNameOffset as
-     * the way to "flush a buffering mode trace to a new log file"), then FLUSH (Logging Mode Constants:
-     * "To get a snapshot of the buffer, call the FlushTrace function"). A file session: FLUSH, then a
-     * copy of its log. The target must not exist (TraceFiles rules, checked here).
+     * A buffering session: one FLUSH whose LogFileNameOffset names the new file, no UPDATE: PerfView's
+     * TraceEventSession.SetFileName for an in-memory circular session ("simply writes the snapshot to
+     * the file (and closes it)"; the FLUSH's properties carry the new name), with Microsoft's FlushTrace
+     * remark above ({@link #flushRing}). An UPDATE would also change the session (its EnableFlags of 0
+     * would end a system logger's kernel providers) and is documented for switching a file, which a ring
+     * has none of. A file session: FLUSH, then a copy of its log. The target must not exist (TraceFiles
+     * rules, checked here).
      */
     @Override
     public SessionStats dumpSession(String sessionName, java.nio.file.Path target) throws EtwException {
         Session s = sessions.get(key(sessionName));
         EtwLogFiles.check("ControlTraceW", new TraceFiles(false, TraceFiles.OWNER_ONLY), target.toString());
-        if (s != null && (s.logFileMode & LogFileMode.BUFFERING.bits()) != 0) {
-            PropertiesBuffer p = controlProperties(s.guid, s.logFileMode);
-            try {
-                p.setLogFileName(target.toString());
-            } catch (IllegalArgumentException e) {
-                throw new EtwException("ControlTraceW", Win32Error.BAD_LENGTH, e.getMessage());
-            }
-            int code = etw.ControlTraceW(0, PropertiesBuffer.wideString(sessionName), p.pointer(),
-                    EtwConstants.EVENT_TRACE_CONTROL_UPDATE);
-            if (code != Win32Error.SUCCESS) {
-                throw new EtwException("ControlTraceW", code, "dump of session '" + sessionName + "' to " + target);
-            }
-            return flushSession(sessionName);
+        if (s != null && (s.logFileMode & BUFFERING_MODE) != 0) {
+            return flushRing(s, target.toString(), "dump");
         }
         SessionStats flushed = flushSession(sessionName);
         if (flushed.logFile() == null) {

@@ -36,6 +36,7 @@ final class RecordingNativeEtw implements NativeEtw {
     static final int MODE_NEEDS_MAX_SIZE = 0x2 | 0x8 | 0x20; // CIRCULAR | NEWFILE | PREALLOCATE
     static final int MODE_PRIVATE = 0x800;
     static final int MODE_REAL_TIME = 0x100;
+    static final int MODE_BUFFERING = 0x400;
     static final int MODE_SYSTEM_LOGGER = 0x02000000;
     static final UUID SYSTEM_TRACE = UUID.fromString("9e814aad-3204-11d2-9a82-006008a86939");
 
@@ -409,8 +410,14 @@ final class RecordingNativeEtw implements NativeEtw {
             if ((modes & MODE_NEEDS_MAX_SIZE) != 0 && b.getInt(EtwLayout.ETP_MAXIMUM_FILE_SIZE) == 0) {
                 violation("StartTraceW: circular/newfile/preallocate without MaximumFileSize");
             }
-            if (b.getInt(layout.etpLogFileNameOffset()) == 0 && (modes & MODE_REAL_TIME) == 0) {
-                violation("StartTraceW: no log file and not real-time (ERROR_BAD_PATHNAME)");
+            boolean named = b.getInt(layout.etpLogFileNameOffset()) != 0;
+            if (!named && (modes & (MODE_REAL_TIME | MODE_BUFFERING)) == 0) {
+                violation("StartTraceW: no log file and neither real-time nor buffering (ERROR_BAD_PATHNAME)");
+            }
+            if (named && (modes & MODE_BUFFERING) != 0) {
+                // What ETW does with a file named at the start of an in-memory session is not documented;
+                // PerfView never names one (TraceEventSession.GetProperties).
+                violation("StartTraceW: a buffering session started with a log-file name");
             }
             int kb = b.getInt(EtwLayout.ETP_BUFFER_SIZE);
             if (kb < 4 || kb > 16384) {
