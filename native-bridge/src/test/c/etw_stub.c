@@ -173,7 +173,7 @@ static const char *const FUNCTIONS[] = {
     "StartTraceW", "ControlTraceW", "QueryAllTracesW", "EnableTrace", "EnableTraceEx2", "RegisterTraceGuidsW",
     "UnregisterTraceGuids", "GetTraceLoggerHandle", "GetTraceEnableLevel", "GetTraceEnableFlags", "TraceEvent",
     "TraceEventInstance", "CreateTraceInstanceId", "WMIDPREQUEST", "QueryPerformanceCounter",
-    "QueryPerformanceFrequency", "OpenProcessToken", "LookupPrivilegeValueW", "AdjustTokenPrivileges", "CloseHandle"
+    "QueryPerformanceFrequency", "GetSystemTimePreciseAsFileTime", "OpenProcessToken", "LookupPrivilegeValueW", "AdjustTokenPrivileges", "CloseHandle"
 };
 #define NFUNCTIONS ((int) (sizeof FUNCTIONS / sizeof FUNCTIONS[0]))
 static record records[NFUNCTIONS];
@@ -710,6 +710,13 @@ EXPORT int32_t QueryPerformanceFrequency(int64_t *Frequency) {
     if (Frequency == NULL) return 0;
     *Frequency = 10000000;
     return 1;
+}
+
+/* kernel32's precise system time: a fixed FILETIME (2022-06-23 04:26:40 UTC plus 1234567 ticks of 100 ns). */
+EXPORT void GetSystemTimePreciseAsFileTime(uint64_t *FileTime) {
+    uint64_t a[1] = {(uintptr_t) FileTime};
+    rec_begin("GetSystemTimePreciseAsFileTime", 1, a);
+    if (FileTime != NULL) *FileTime = 133000000000000000ull + 1234567ull;
 }
 
 /* ---- accessors for the test (a tiny test-only JNA interface binds these) ---- */

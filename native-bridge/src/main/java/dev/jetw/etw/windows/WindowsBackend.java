@@ -272,9 +272,13 @@ public final class WindowsBackend implements EtwBackend {
         return name.toLowerCase(Locale.ROOT);
     }
 
-    /** STOP by name: ERROR_WMI_INSTANCE_NOT_FOUND (not running) and ERROR_MORE_DATA (stopped, stats lost). */
+    /**
+     * STOP by name: ERROR_WMI_INSTANCE_NOT_FOUND (not running), ERROR_MORE_DATA (stopped, stats lost) and
+     * ERROR_ACTIVE_CONNECTIONS (ControlTraceW: the session is already being stopped).
+     */
     static boolean isAlreadyStopped(int code) {
-        return code == Win32Error.WMI_INSTANCE_NOT_FOUND || code == Win32Error.MORE_DATA;
+        return code == Win32Error.WMI_INSTANCE_NOT_FOUND || code == Win32Error.MORE_DATA
+                || code == Win32Error.ACTIVE_CONNECTIONS;
     }
 
     @Override
@@ -426,8 +430,8 @@ public final class WindowsBackend implements EtwBackend {
         if (code == Win32Error.WMI_INSTANCE_NOT_FOUND) {
             return null;
         }
-        if (code == Win32Error.MORE_DATA) {
-            return new SessionStats(name, null, 0, 0, 0, 0, 0, 0, 0);
+        if (code == Win32Error.MORE_DATA || code == Win32Error.ACTIVE_CONNECTIONS) {
+            return new SessionStats(name, null, 0, 0, 0, 0, 0, 0, 0); // stopped, or being stopped: no statistics
         }
         throw new EtwException("ControlTraceW", code, "stop of session '" + name + "'");
     }
@@ -573,6 +577,10 @@ public final class WindowsBackend implements EtwBackend {
         Memory frequency = new Memory(8);
         counter.clear();
         frequency.clear();
+        if (clock == ClockType.SYSTEM) {
+            long[] anchor = preciseSystemTime();
+            return CallerTimeStamps.of(clock, anchor[0], 0, 0, anchor[1]);
+        }
         long nanoNow = System.nanoTime();
         boolean ok = etw.QueryPerformanceCounter(counter) != 0;
         long nanoAfter = System.nanoTime();
@@ -581,7 +589,29 @@ public final class WindowsBackend implements EtwBackend {
             return CallerTimeStamps.NONE;
         }
         return CallerTimeStamps.of(clock, nanoNow + (nanoAfter - nanoNow) / 2, counter.getLong(0),
-                frequency.getLong(0), System.currentTimeMillis());
+                frequency.getLong(0), 0);
+    }
+
+    /**
+     * {nanoTime, FILETIME} of one moment, for {@code clock=system}: GetSystemTimePreciseAsFileTime
+     * (Windows 8+, "the highest possible level of precision (<1us)") between two nanoTime readings.
+     * Where it is missing (Windows 7) {@link java.time.Instant#now()}: 100 ns units on Java 9+, whatever
+     * the system clock's update interval; currentTimeMillis's millisecond steps were the old anchor.
+     */
+    long[] preciseSystemTime() {
+        Memory fileTime = new Memory(8);
+        fileTime.clear();
+        long nanoBefore = System.nanoTime();
+        long ft;
+        try {
+            etw.GetSystemTimePreciseAsFileTime(fileTime);
+            ft = fileTime.getLong(0);
+        } catch (UnsatisfiedLinkError | RuntimeException e) {
+            java.time.Instant now = java.time.Instant.now();
+            ft = now.getEpochSecond() * 10_000_000L + now.getNano() / 100 + dev.jetw.etl.EtlFormat.FILETIME_UNIX_EPOCH;
+        }
+        long nanoAfter = System.nanoTime();
+        return new long[] {nanoBefore + (nanoAfter - nanoBefore) / 2, ft};
     }
 
     /** The session jetw started, or one running elsewhere found by a QUERY (its id is Wnode.HistoricalContext). */

@@ -61,7 +61,7 @@ class JnaBindingTest {
                 types.add(m.getReturnType());
                 for (Class<?> t : types) {
                     boolean fixed = t == int.class || t == long.class || t == byte.class || t == Pointer.class
-                            || Callback.class.isAssignableFrom(t);
+                            || Callback.class.isAssignableFrom(t) || (t == void.class && types.indexOf(t) == types.size() - 1);
                     if (!fixed || NativeLong.class.isAssignableFrom(t) || IntegerType.class.isAssignableFrom(t)
                             || PointerType.class.isAssignableFrom(t) || Structure.class.isAssignableFrom(t)
                             || t == String.class || t == WString.class) {

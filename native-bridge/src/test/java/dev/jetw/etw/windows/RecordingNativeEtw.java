@@ -779,6 +779,17 @@ final class RecordingNativeEtw implements NativeEtw {
         return 1;
     }
 
+    /** The FILETIME GetSystemTimePreciseAsFileTime answers; 0: the export is missing (Windows 7), as JNA reports it. */
+    long preciseFileTime = 133_000_000_000_000_000L + 1_234_567L;
+
+    @Override
+    public void GetSystemTimePreciseAsFileTime(Pointer fileTimeOut) {
+        if (preciseFileTime == 0) {
+            throw new UnsatisfiedLinkError("Error looking up function 'GetSystemTimePreciseAsFileTime'");
+        }
+        fileTimeOut.setLong(0, preciseFileTime);
+    }
+
     @Override
     public int QueryPerformanceFrequency(Pointer frequencyOut) {
         frequencyOut.setLong(0, qpcFrequency);

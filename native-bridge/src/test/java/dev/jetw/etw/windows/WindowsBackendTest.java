@@ -219,6 +219,23 @@ class WindowsBackendTest {
         assertEquals(0, s.buffersWritten());
     }
 
+    /** ControlTraceW, STOP: ERROR_ACTIVE_CONNECTIONS (2402) means the session is already being stopped (issue 30 item 6). */
+    @Test
+    void stopOfASessionAlreadyStoppingIsNotAnError() throws EtwException {
+        rec.script("ControlTraceW", Win32Error.ACTIVE_CONNECTIONS);
+        SessionStats s = backend.stopSession("jetw");
+        assertNotNull(s, "being stopped: nothing left to stop, statistics unknown");
+        assertEquals(0, s.buffersWritten());
+    }
+
+    @Test
+    void restartToleratesAnOrphanThatIsAlreadyStopping() throws EtwException {
+        rec.script("StartTraceW", Win32Error.ALREADY_EXISTS);
+        rec.script("ControlTraceW", Win32Error.ACTIVE_CONNECTIONS);
+        backend.startSession(config().build());
+        assertEquals(2, rec.calls("StartTraceW").size());
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {Win32Error.ACCESS_DENIED, Win32Error.INVALID_PARAMETER, Win32Error.BAD_LENGTH})
     void otherStopCodesAreErrors(int code) {
@@ -231,7 +248,7 @@ class WindowsBackendTest {
     @Test
     void onlyTheDocumentedCodesCountAsAlreadyStopped() {
         for (int code = 0; code < 5000; code++) {
-            assertEquals(code == 4201 || code == 234, WindowsBackend.isAlreadyStopped(code), "code " + code);
+            assertEquals(code == 4201 || code == 234 || code == 2402, WindowsBackend.isAlreadyStopped(code), "code " + code);
         }
     }
 
