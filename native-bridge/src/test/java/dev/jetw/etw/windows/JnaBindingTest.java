@@ -117,4 +117,12 @@ class JnaBindingTest {
         assertTrue(StubLibrary.etw() != null, "the same library binds again");
         JnaNativeEtw.load(StubLibrary.build().toString());
     }
+
+    /** The Windows CI job: the ELF stub is not attempted there; the reason names the OS and what runs instead. */
+    @Test
+    void theStubIsBuiltOnLinuxOnlyAndSaysWhyNotElsewhere() {
+        assertEquals(null, StubLibrary.notBuiltHere("Linux"));
+        String why = StubLibrary.notBuiltHere("Windows Server 2022");
+        assertTrue(why != null && why.contains("Windows Server 2022") && why.contains("tagged windows"), why);
+    }
 }
