@@ -95,6 +95,11 @@ public final class WindowsBackend implements EtwBackend {
         return "windows";
     }
 
+    /** How the per-event calls cross into advapi32: {@code "ffm"}, {@code "jna-direct"}, or {@code "other"} for a binding that is not JNA's (tests). */
+    public String perEventCrossing() {
+        return etw instanceof JnaNativeEtw ? ((JnaNativeEtw) etw).perEventCrossing() : "other";
+    }
+
     // ---------------------------------------------------------------- sessions
 
     @Override
