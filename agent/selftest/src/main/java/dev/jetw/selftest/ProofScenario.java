@@ -158,17 +158,7 @@ public final class ProofScenario {
             StepResult result = run.judge(ORPHAN_RESTART, file(ORPHAN_RESTART + "-new"),
                     "restarted session " + leftover.sessionName() + " over the leftover: ");
             // The leftover's file was closed by the restart: it must be a readable, empty trace.
-            TraceCheck old = TraceCheck.compare(leftover.logFile(), new ArrayList<WrittenThread>(), processId, 0, Long.MAX_VALUE / 2);
-            List<String> facts = new ArrayList<>(result.details());
-            facts.addAll(old.facts);
-            List<String> problems = new ArrayList<>();
-            if (result.verdict() == StepResult.Verdict.FAIL) {
-                problems.add(result.summary());
-            }
-            for (String p : old.problems) {
-                problems.add("the leftover's file " + leftover.logFile() + ": " + p);
-            }
-            return StepResult.judge(ORPHAN_RESTART, result.summary(), facts, problems);
+            return withNoJetwEventsIn(leftover.logFile(), "the leftover's file", result, result.summary());
         });
     }
 
@@ -235,18 +225,8 @@ public final class ProofScenario {
                 });
                 StepResult own = run.judge(FOREIGN_ENABLE, file(FOREIGN_ENABLE), "");
                 other.stopSession(foreign.sessionName());
-                TraceCheck theirs = TraceCheck.compare(foreign.logFile(), new ArrayList<WrittenThread>(), processId, 0, Long.MAX_VALUE / 2);
-                List<String> facts = new ArrayList<>(own.details());
-                facts.addAll(theirs.facts);
-                List<String> problems = new ArrayList<>();
-                if (own.verdict() == StepResult.Verdict.FAIL) {
-                    problems.add(own.summary());
-                }
-                for (String p : theirs.problems) {
-                    problems.add("the other session's file " + foreign.logFile() + ": " + p);
-                }
-                return StepResult.judge(FOREIGN_ENABLE, "another session enabled and disabled jetw's provider: all "
-                        + run.expected() + " events in jetw's own session, none in the other", facts, problems);
+                return withNoJetwEventsIn(foreign.logFile(), "the other session's file", own, "another session enabled and"
+                        + " disabled jetw's provider: all " + run.expected() + " events in jetw's own session, none in the other");
             } finally {
                 try {
                     other.stopSession(foreign.sessionName());
@@ -285,6 +265,21 @@ public final class ProofScenario {
             TracedRun run = trace(config(FFM, ""), SMALL_THREADS, SMALL_CALLS, false);
             return run.judge(FFM, file(FFM), "per-event calls through FFM downcalls (Java " + java + "): ");
         });
+    }
+
+    /** {@code result} (same step), and {@code other} must be a readable trace with no jetw event. */
+    private StepResult withNoJetwEventsIn(Path other, String whose, StepResult result, String summary) throws IOException {
+        TraceCheck check = TraceCheck.compare(other, new ArrayList<WrittenThread>(), processId, 0, Long.MAX_VALUE / 2);
+        List<String> facts = new ArrayList<>(result.details());
+        facts.addAll(check.facts);
+        List<String> problems = new ArrayList<>();
+        if (result.verdict() == StepResult.Verdict.FAIL) {
+            problems.add(result.summary());
+        }
+        for (String p : check.problems) {
+            problems.add(whose + " " + other + ": " + p);
+        }
+        return StepResult.judge(result.step(), summary, facts, problems);
     }
 
     /** The feature version of the running Java (8 for "1.8"). */

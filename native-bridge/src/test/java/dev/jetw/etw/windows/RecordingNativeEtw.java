@@ -129,24 +129,10 @@ final class RecordingNativeEtw implements NativeEtw {
      * enable after the controller or the provider is gone ("the provider remains enabled"), and a
      * provider that registers then is called back at once, once per enabling session.
      */
-    final List<Enablement> enablements = new ArrayList<>();
+    final Map<UUID, Map<Long, int[]>> enablements = new java.util.LinkedHashMap<>();
     /** Added to the logger id of every logger handle a callback receives: 0 models ETW; non-zero, a logger id that is not the session handle's. */
     int loggerIdSkew;
 
-    /** A session (by CONTROLTRACE_ID) that enables a control GUID at a level and flags. */
-    static final class Enablement {
-        final UUID guid;
-        final long traceId;
-        final int level;
-        final int flags;
-
-        Enablement(UUID guid, long traceId, int level, int flags) {
-            this.guid = guid;
-            this.traceId = traceId;
-            this.level = level;
-            this.flags = flags;
-        }
-    }
 
     /**
      * The TRACELOGGER_HANDLE a provider's callback gets for session {@code traceId}: a
@@ -186,9 +172,10 @@ final class RecordingNativeEtw implements NativeEtw {
 
     /** ETW's side of an enable or disable: remember it, and call the registered provider back. */
     private void etwEnable(UUID guid, long traceId, boolean on, int level, int flags) {
-        enablements.removeIf(e -> e.guid.equals(guid) && e.traceId == traceId);
+        Map<Long, int[]> bySession = enablements.computeIfAbsent(guid, g -> new java.util.LinkedHashMap<>());
+        bySession.remove(traceId);
         if (on) {
-            enablements.add(new Enablement(guid, traceId, level, flags));
+            bySession.put(traceId, new int[] {level, flags}); // {level, flags}, in the order sessions enabled it
         }
         ControlCallback cb = callbacks.get(guid);
         if (cb != null) {
@@ -636,13 +623,12 @@ final class RecordingNativeEtw implements NativeEtw {
             registrationHandleOut.setLong(0, handle);
             // "If the GUID is already enabled, registration enables it at once" (RegisterTraceGuids docs),
             // for every session that enabled it, whether its controller still runs or not.
-            for (Enablement e : new ArrayList<>(enablements)) {
-                if (e.guid.equals(c.guid)) {
-                    long logger = loggerHandleOf(e.traceId, e.level, e.flags);
-                    enableLevels.put(logger, e.level);
-                    enableFlags.put(logger, e.flags);
-                    call(requestAddress, EtwConstants.WMI_ENABLE_EVENTS, logger);
-                }
+            Map<Long, int[]> bySession = enablements.getOrDefault(c.guid, new HashMap<>());
+            for (Map.Entry<Long, int[]> e : new ArrayList<>(bySession.entrySet())) {
+                long logger = loggerHandleOf(e.getKey(), e.getValue()[0], e.getValue()[1]);
+                enableLevels.put(logger, e.getValue()[0]);
+                enableFlags.put(logger, e.getValue()[1]);
+                call(requestAddress, EtwConstants.WMI_ENABLE_EVENTS, logger);
             }
         }
         return r;
