@@ -5,20 +5,30 @@ set "HERE=%~dp0"
 set "AGENT_JAR=%HERE%agent\dist\target\jetw-agent.jar"
 if "%~1"=="" goto usage
 if /I "%~1"=="help" goto usage
-if /I "%~1"=="test" ( cd /d "%HERE%" & mvn -B -ntp verify & exit /b %ERRORLEVEL% )
-if /I "%~1"=="build" ( cd /d "%HERE%" & mvn -B -q -ntp -DskipTests install & exit /b %ERRORLEVEL% )
+rem Each command runs on a line of its own and "exit /b %ERRORLEVEL%" follows on the next: cmd expands
+rem %ERRORLEVEL% when it reads a line (or a whole parenthesized block), before the command on it has run.
+rem mvn is mvn.cmd, a batch file: without "call" control would pass to it and never come back here.
+if /I "%~1"=="test" goto test
+if /I "%~1"=="build" goto build
 if not exist "%AGENT_JAR%" (
   echo jetw: %AGENT_JAR% not built yet; run: jetw build 1>&2
   exit /b 2
 )
-rem The etl tools stream: a 256 MB heap keeps them under 512 MB RSS (docs/etl-tools.md); JETW_ETL_JAVA_OPTS overrides it.
-rem (set on its own line: a variable set inside a parenthesized block is not expanded in that block)
-if /I "%~1"=="etl" if not defined JETW_ETL_JAVA_OPTS set "JETW_ETL_JAVA_OPTS=-Xmx256m"
-if /I "%~1"=="etl" (
-  java %JETW_ETL_JAVA_OPTS% -jar "%AGENT_JAR%" %*
-  exit /b %ERRORLEVEL%
-)
+if /I "%~1"=="etl" goto etl
 java -jar "%AGENT_JAR%" %*
+exit /b %ERRORLEVEL%
+:test
+cd /d "%HERE%"
+call mvn -B -ntp verify
+exit /b %ERRORLEVEL%
+:build
+cd /d "%HERE%"
+call mvn -B -q -ntp -DskipTests install
+exit /b %ERRORLEVEL%
+:etl
+rem The etl tools stream: a 256 MB heap keeps them under 512 MB RSS (docs/etl-tools.md); JETW_ETL_JAVA_OPTS overrides it.
+if not defined JETW_ETL_JAVA_OPTS set "JETW_ETL_JAVA_OPTS=-Xmx256m"
+java %JETW_ETL_JAVA_OPTS% -jar "%AGENT_JAR%" %*
 exit /b %ERRORLEVEL%
 :usage
 echo usage: jetw ^<command^> [args]

@@ -173,7 +173,7 @@ static const char *const FUNCTIONS[] = {
     "StartTraceW", "ControlTraceW", "QueryAllTracesW", "EnableTrace", "EnableTraceEx2", "RegisterTraceGuidsW",
     "UnregisterTraceGuids", "GetTraceLoggerHandle", "GetTraceEnableLevel", "GetTraceEnableFlags", "TraceEvent",
     "TraceEventInstance", "CreateTraceInstanceId", "WMIDPREQUEST", "QueryPerformanceCounter",
-    "QueryPerformanceFrequency", "OpenProcessToken", "LookupPrivilegeValueW", "AdjustTokenPrivileges", "CloseHandle"
+    "QueryPerformanceFrequency", "GetSystemTimePreciseAsFileTime", "OpenProcessToken", "LookupPrivilegeValueW", "AdjustTokenPrivileges", "CloseHandle"
 };
 #define NFUNCTIONS ((int) (sizeof FUNCTIONS / sizeof FUNCTIONS[0]))
 static record records[NFUNCTIONS];
@@ -244,7 +244,7 @@ static int wsame_ignore_case(const uint16_t *a, const uint16_t *b) {
 typedef struct {
     int live;
     uint64_t id;              /* CONTROLTRACE_ID: high bits set on purpose, to catch 32-bit truncation */
-    uint64_t logger;          /* TRACELOGGER_HANDLE handed to providers: a different value from id */
+    uint64_t logger;          /* TRACELOGGER_HANDLE handed to providers: the same logger id (low 16 bits) as id, other high bits */
     uint16_t name[NAME_CHARS + 1];
     uint32_t events;
     uint32_t enable_level;
@@ -269,9 +269,14 @@ static provider providers[MAX_PROVIDERS];
 static uint64_t next_provider = 1;
 static uint32_t next_instance_id = 0;
 
-/* An EnableTrace that came before RegisterTraceGuids ("enable a provider before it registers"). */
-typedef struct { int live; GUID control; uint64_t session_id; } pending_enable;
-static pending_enable pending[MAX_PROVIDERS];
+/*
+ * Which session enables which control GUID. ETW keeps an enable whether the provider is registered
+ * or not ("enable a provider before it registers"; a provider whose controller died "remains
+ * enabled"), and calls a provider that registers later back once per enabling session.
+ */
+#define MAX_ENABLES 8
+typedef struct { int live; GUID control; uint64_t session_id; } guid_enable;
+static guid_enable pending[MAX_ENABLES];
 
 static session *session_by_name(const uint16_t *name) {
     for (int i = 0; i < MAX_SESSIONS; i++) {
@@ -376,19 +381,27 @@ static uint32_t notify(provider *pr, session *s, uint32_t request) {
 static uint32_t enable(const GUID *control, session *s, int on, uint32_t flags, uint32_t level) {
     s->enable_flags = on ? flags : 0;
     s->enable_level = on ? level : 0;
-    provider *pr = provider_by_guid(control);
-    if (pr == NULL) {
-        for (int i = 0; on && i < MAX_PROVIDERS; i++) {
-            if (!pending[i].live) {
-                pending[i].live = 1;
-                pending[i].control = *control;
-                pending[i].session_id = s->id;
-                break;
-            }
+    guid_enable *slot = NULL;
+    for (int i = 0; i < MAX_ENABLES; i++) {
+        if (pending[i].live && pending[i].session_id == s->id && memcmp(&pending[i].control, control, sizeof(GUID)) == 0) {
+            slot = &pending[i];
         }
-        return ERROR_SUCCESS;
     }
-    notify(pr, s, on ? WMI_ENABLE_EVENTS : WMI_DISABLE_EVENTS);
+    if (!on && slot != NULL) {
+        slot->live = 0;
+    }
+    for (int i = 0; on && slot == NULL && i < MAX_ENABLES; i++) {
+        if (!pending[i].live) {
+            slot = &pending[i];
+            slot->live = 1;
+            slot->control = *control;
+            slot->session_id = s->id;
+        }
+    }
+    provider *pr = provider_by_guid(control);
+    if (pr != NULL) {
+        notify(pr, s, on ? WMI_ENABLE_EVENTS : WMI_DISABLE_EVENTS);
+    }
     return ERROR_SUCCESS;
 }
 
@@ -424,7 +437,8 @@ EXPORT uint32_t StartTraceW(uint64_t *TraceId, const uint16_t *InstanceName, EVE
             memset(s, 0, sizeof *s);
             s->live = 1;
             s->id = 0x0000000100000000ull | next_session;
-            s->logger = 0xFEED000000000000ull | (next_session << 8);
+            /* A TRACE_ENABLE_CONTEXT names the logger in its low 16 bits, as the session handle does. */
+            s->logger = 0xFEED000000000000ull | (s->id & 0xFFFF);
             next_session++;
             memcpy(s->name, InstanceName, nameLen * 2);
             fill_stats(Properties, s);
@@ -450,7 +464,12 @@ EXPORT uint32_t ControlTraceW(uint64_t TraceId, const uint16_t *InstanceName, EV
     if (s == NULL) return ERROR_WMI_INSTANCE_NOT_FOUND;
     fill_stats(Properties, s);
     copy_name_back(Properties, s);
-    if (ControlCode == EVENT_TRACE_CONTROL_STOP) s->live = 0;
+    if (ControlCode == EVENT_TRACE_CONTROL_STOP) {
+        s->live = 0;
+        for (int i = 0; i < MAX_ENABLES; i++) {
+            if (pending[i].session_id == s->id) pending[i].live = 0;   /* a stopped session enables nothing */
+        }
+    }
     return ERROR_SUCCESS;
 }
 
@@ -534,15 +553,20 @@ EXPORT uint32_t RegisterTraceGuidsW(WMIDPREQUEST RequestAddress, void *RequestCo
         }
         next_provider++;
         *RegistrationHandle = pr->handle;
-        /* "If the GUID is already enabled, registration enables it at once." */
-        for (int p = 0; p < MAX_PROVIDERS; p++) {
+        /* "If the GUID is already enabled, registration enables it at once": once per enabling session. */
+        uint32_t rc = ERROR_SUCCESS;
+        int first = 1;
+        for (int p = 0; p < MAX_ENABLES; p++) {
             if (pending[p].live && memcmp(&pending[p].control, ControlGuid, sizeof(GUID)) == 0) {
-                pending[p].live = 0;
                 session *s = session_by_id(pending[p].session_id);
-                if (s != NULL) return notify(pr, s, WMI_ENABLE_EVENTS);
+                if (s != NULL) {
+                    uint32_t r = notify(pr, s, WMI_ENABLE_EVENTS);
+                    if (first) rc = r;
+                    first = 0;
+                }
             }
         }
-        return ERROR_SUCCESS;
+        return rc;
     }
     return 1450;
 }
@@ -686,6 +710,13 @@ EXPORT int32_t QueryPerformanceFrequency(int64_t *Frequency) {
     if (Frequency == NULL) return 0;
     *Frequency = 10000000;
     return 1;
+}
+
+/* kernel32's precise system time: a fixed FILETIME (2022-06-23 04:26:40 UTC plus 1234567 ticks of 100 ns). */
+EXPORT void GetSystemTimePreciseAsFileTime(uint64_t *FileTime) {
+    uint64_t a[1] = {(uintptr_t) FileTime};
+    rec_begin("GetSystemTimePreciseAsFileTime", 1, a);
+    if (FileTime != NULL) *FileTime = 133000000000000000ull + 1234567ull;
 }
 
 /* ---- accessors for the test (a tiny test-only JNA interface binds these) ---- */

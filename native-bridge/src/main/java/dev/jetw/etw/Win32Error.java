@@ -35,6 +35,8 @@ public final class Win32Error {
     public static final int NOT_ALL_ASSIGNED = 1300;
     public static final int PRIVILEGE_NOT_HELD = 1314;
     public static final int NO_SYSTEM_RESOURCES = 1450;
+    /** ControlTrace STOP: the session is already being stopped. */
+    public static final int ACTIVE_CONNECTIONS = 2402;
     public static final int TIMEOUT = 1460;
     public static final int LOG_FILE_FULL = 1502;
     public static final int WMI_GUID_NOT_FOUND = 4200;
@@ -78,6 +80,7 @@ public final class Win32Error {
             case NOT_ALL_ASSIGNED: return "ERROR_NOT_ALL_ASSIGNED";
             case PRIVILEGE_NOT_HELD: return "ERROR_PRIVILEGE_NOT_HELD";
             case NO_SYSTEM_RESOURCES: return "ERROR_NO_SYSTEM_RESOURCES";
+            case ACTIVE_CONNECTIONS: return "ERROR_ACTIVE_CONNECTIONS";
             case TIMEOUT: return "ERROR_TIMEOUT";
             case LOG_FILE_FULL: return "ERROR_LOG_FILE_FULL";
             case WMI_GUID_NOT_FOUND: return "ERROR_WMI_GUID_NOT_FOUND";
@@ -123,6 +126,8 @@ public final class Win32Error {
                         + " sessions (logman query -ets) or raise EtwMaxLoggers";
             case WMI_INSTANCE_NOT_FOUND:
                 return "The session is not running";
+            case ACTIVE_CONNECTIONS:
+                return "The session is already being stopped";
             case INVALID_PARAMETER:
                 return "A session property is invalid or a combination of log-file modes is not allowed";
             case BAD_LENGTH:

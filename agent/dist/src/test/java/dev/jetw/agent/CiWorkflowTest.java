@@ -38,12 +38,27 @@ class CiWorkflowTest {
         Map<String, Object> windows = (Map<String, Object>) jobs.get("windows");
         assertEquals("windows-latest", windows.get("runs-on"));
         Map<String, Object> matrix = (Map<String, Object>) ((Map<String, Object>) windows.get("strategy")).get("matrix");
-        assertEquals(Arrays.asList("17", "21"), matrix.get("java"));
+        assertEquals(Arrays.asList("17", "21", "25"), matrix.get("java"), "25: a JDK with FFM, for the selftest's ffm step");
         List<String> windowsRuns = runs(windows);
         assertTrue(windowsRuns.contains("jetw.cmd test"), windowsRuns.toString());
-        assertTrue(windowsRuns.stream().anyMatch(r -> r.contains("-Dgroups=windows") && r.contains("-Djetw.windows.requireElevated=true")),
-                windowsRuns.toString());
+        // The tests tagged windows live in agent/selftest (WindowsProofTest) and below: -pl agent/core never ran them.
+        assertTrue(windowsRuns.stream().anyMatch(r -> r.contains("-Dgroups=windows") && r.contains("-Djetw.windows.requireElevated=true")
+                && r.contains("-pl agent/selftest -am")), windowsRuns.toString());
         assertTrue(windowsRuns.stream().anyMatch(r -> r.startsWith("jetw.cmd selftest")), windowsRuns.toString());
+
+        // Issue 30 item 7: a failed test step must not keep the jar from being packaged and the selftest from running.
+        List<Map<String, Object>> windowsSteps = steps(windows);
+        int test = indexOfRun(windowsSteps, "jetw.cmd test");
+        int pack = indexOfRun(windowsSteps, "mvn -B -ntp -o -DskipTests package");
+        int selftest = indexOfRunStartingWith(windowsSteps, "jetw.cmd selftest");
+        assertTrue(test < pack && pack < selftest, "test, then package, then selftest: " + windowsRuns);
+        for (int i = test + 1; i <= selftest; i++) {
+            assertEquals("always()", windowsSteps.get(i).get("if"), "runs after a failed step: " + windowsSteps.get(i));
+        }
+        String selftestName = String.valueOf(windowsSteps.get(selftest).get("name"));
+        for (String step : Arrays.asList("dump with kernel flags", "foreign enable", "ffm")) {
+            assertTrue(selftestName.contains(step), "the selftest step names its " + step + " step: " + selftestName);
+        }
 
         Map<String, Object> x86 = (Map<String, Object>) jobs.get("windows-x86");
         List<Map<String, Object>> setups = new ArrayList<>();
@@ -66,6 +81,24 @@ class CiWorkflowTest {
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> steps(Map<String, Object> job) {
         return (List<Map<String, Object>>) (List<?>) job.get("steps");
+    }
+
+    private static int indexOfRun(List<Map<String, Object>> steps, String run) {
+        for (int i = 0; i < steps.size(); i++) {
+            if (run.equals(String.valueOf(steps.get(i).get("run")).trim())) {
+                return i;
+            }
+        }
+        throw new AssertionError("no step runs '" + run + "'");
+    }
+
+    private static int indexOfRunStartingWith(List<Map<String, Object>> steps, String prefix) {
+        for (int i = 0; i < steps.size(); i++) {
+            if (String.valueOf(steps.get(i).get("run")).trim().startsWith(prefix)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no step runs '" + prefix + "...'");
     }
 
     private static List<String> runs(Map<String, Object> job) {

@@ -35,6 +35,9 @@ public final class ProofScenario {
     public static final String ORPHAN_REUSE = "orphan-reuse";
     public static final String ORPHAN_RESTART = "orphan-restart";
     public static final String BUFFERING = "buffering";
+    public static final String DUMP = "dump";
+    public static final String FOREIGN_ENABLE = "foreign-enable";
+    public static final String FFM = "ffm";
     public static final String KERNEL = "kernel";
     public static final String TRACERPT = "tracerpt";
     public static final String NOT_ELEVATED = "not-elevated";
@@ -84,8 +87,8 @@ public final class ProofScenario {
     }
 
     public List<StepResult> runAll() {
-        return Arrays.asList(fileTrace(), callerTime(), orphanFail(), orphanReuse(), orphanRestart(), buffering(), kernel(), tracerpt(),
-                notElevated());
+        return Arrays.asList(fileTrace(), callerTime(), orphanFail(), orphanReuse(), orphanRestart(), buffering(), dump(),
+                foreignEnable(), kernel(), tracerpt(), ffm(), notElevated());
     }
 
     /** A file-mode session with the agent's options, several writer threads, everything read back exactly. */
@@ -155,17 +158,7 @@ public final class ProofScenario {
             StepResult result = run.judge(ORPHAN_RESTART, file(ORPHAN_RESTART + "-new"),
                     "restarted session " + leftover.sessionName() + " over the leftover: ");
             // The leftover's file was closed by the restart: it must be a readable, empty trace.
-            TraceCheck old = TraceCheck.compare(leftover.logFile(), new ArrayList<WrittenThread>(), processId, 0, Long.MAX_VALUE / 2);
-            List<String> facts = new ArrayList<>(result.details());
-            facts.addAll(old.facts);
-            List<String> problems = new ArrayList<>();
-            if (result.verdict() == StepResult.Verdict.FAIL) {
-                problems.add(result.summary());
-            }
-            for (String p : old.problems) {
-                problems.add("the leftover's file " + leftover.logFile() + ": " + p);
-            }
-            return StepResult.judge(ORPHAN_RESTART, result.summary(), facts, problems);
+            return withNoJetwEventsIn(leftover.logFile(), "the leftover's file", result, result.summary());
         });
     }
 
@@ -177,6 +170,141 @@ public final class ProofScenario {
         });
     }
 
+    /**
+     * {@code jetw dump} of an in-memory ring while tracing goes on, with kernel flags where the machine
+     * allows them (a system logger's ring: a dump must not end its kernel providers): the dump holds
+     * jetw's events exactly and, with kernel flags, kernel thread and context-switch records naming the
+     * writer threads.
+     */
+    public StepResult dump() {
+        return guarded(DUMP, () -> {
+            String why = kernelUnavailable();
+            String kernel = why == null ? ",kernel=process,thread,cswitch" : "";
+            SessionConfig cfg = config(DUMP, ",mode=buffering" + kernel + ",file=" + file(DUMP + "-ring"));
+            Path dumped = file(DUMP);
+            TracedRun run = trace(cfg, false, (provider, ids) -> {
+                List<WrittenThread> written = CallWorkload.write(provider, ids, SMALL_THREADS, SMALL_CALLS);
+                backend.dumpSession(cfg.sessionName(), dumped);
+                return written;
+            });
+            StepResult jetw = run.judge(DUMP, dumped, "");
+            List<String> facts = new ArrayList<>(jetw.details());
+            List<String> problems = new ArrayList<>();
+            if (jetw.verdict() == StepResult.Verdict.FAIL) {
+                problems.add(jetw.summary());
+            }
+            if (why == null) {
+                kernelRecords(dumped, run, facts, problems);
+            } else {
+                facts.add("without kernel flags: " + why);
+            }
+            return StepResult.judge(DUMP, "the ring dumped while tracing went on holds the " + run.expected() + " events"
+                    + (why == null ? " and kernel records of their " + run.written.size() + " threads" : " (no kernel flags: " + why + ")"),
+                    facts, problems);
+        });
+    }
+
+    /**
+     * Another session enables jetw's control GUID while jetw traces (WPR, logman, a second JVM), then
+     * disables it: every event still goes to jetw's own session, none to the other one (issue 30).
+     * The other session is controlled through a second backend, as another process would.
+     */
+    public StepResult foreignEnable() {
+        return guarded(FOREIGN_ENABLE, () -> {
+            EtwBackend other = dev.jetw.etw.EtwBackends.create(backend.name());
+            SessionConfig foreign = config(FOREIGN_ENABLE + "-other", "");
+            other.startSession(foreign);
+            try {
+                TracedRun run = trace(config(FOREIGN_ENABLE, ""), false, (provider, ids) -> {
+                    int level = AgentSessionOptions.parse("").enableLevel();
+                    other.enableProvider(foreign.sessionName(), JetwSchema.CONTROL_GUID, level, 0);
+                    List<WrittenThread> written = new ArrayList<>(CallWorkload.write(provider, ids, SMALL_THREADS, SMALL_CALLS));
+                    other.disableProvider(foreign.sessionName(), JetwSchema.CONTROL_GUID);
+                    written.addAll(CallWorkload.write(provider, ids, SMALL_THREADS, SMALL_CALLS));
+                    return written;
+                });
+                StepResult own = run.judge(FOREIGN_ENABLE, file(FOREIGN_ENABLE), "");
+                other.stopSession(foreign.sessionName());
+                return withNoJetwEventsIn(foreign.logFile(), "the other session's file", own, "another session enabled and"
+                        + " disabled jetw's provider: all " + run.expected() + " events in jetw's own session, none in the other");
+            } finally {
+                try {
+                    other.stopSession(foreign.sessionName());
+                } catch (EtwException | RuntimeException ignored) {
+                    // stopped above
+                }
+            }
+        });
+    }
+
+    /**
+     * The per-event calls through FFM downcalls (Java 22+; docs/windows-binding.md): the backend took
+     * the FFM crossing, and a trace written through it reads back exactly.
+     */
+    public StepResult ffm() {
+        if (!(backend instanceof dev.jetw.etw.windows.WindowsBackend)) {
+            return StepResult.skip(FFM, "the FFM crossing is the Windows binding's (backend " + backend.name() + ")");
+        }
+        int java = javaFeature();
+        if (java < 22) {
+            return StepResult.skip(FFM, "FFM downcalls need Java 22 or later (this is Java " + java
+                    + "): the per-event calls use JNA direct mapping");
+        }
+        String crossing = ((dev.jetw.etw.windows.WindowsBackend) backend).perEventCrossing();
+        if (!"ffm".equals(crossing) && java < 24) {
+            return StepResult.skip(FFM, "Java " + java + " takes FFM only with --enable-native-access=ALL-UNNAMED"
+                    + " (so that jetw adds no warning); this JVM crosses with " + crossing);
+        }
+        return guarded(FFM, () -> {
+            if (!"ffm".equals(crossing)) {
+                List<String> facts = new ArrayList<>();
+                facts.add("per-event crossing: " + crossing);
+                return StepResult.fail(FFM, "Java " + java + " should cross through FFM, this JVM uses " + crossing
+                        + " (see the 'FFM downcalls unavailable' line on stderr)", facts);
+            }
+            TracedRun run = trace(config(FFM, ""), SMALL_THREADS, SMALL_CALLS, false);
+            return run.judge(FFM, file(FFM), "per-event calls through FFM downcalls (Java " + java + "): ");
+        });
+    }
+
+    /** {@code result} (same step), and {@code other} must be a readable trace with no jetw event. */
+    private StepResult withNoJetwEventsIn(Path other, String whose, StepResult result, String summary) throws IOException {
+        TraceCheck check = TraceCheck.compare(other, new ArrayList<WrittenThread>(), processId, 0, Long.MAX_VALUE / 2);
+        List<String> facts = new ArrayList<>(result.details());
+        facts.addAll(check.facts);
+        List<String> problems = new ArrayList<>();
+        if (result.verdict() == StepResult.Verdict.FAIL) {
+            problems.add(result.summary());
+        }
+        for (String p : check.problems) {
+            problems.add(whose + " " + other + ": " + p);
+        }
+        return StepResult.judge(result.step(), summary, facts, problems);
+    }
+
+    /** The feature version of the running Java (8 for "1.8"). */
+    static int javaFeature() {
+        String v = System.getProperty("java.specification.version", "8");
+        return Integer.parseInt(v.startsWith("1.") ? v.substring(2) : v);
+    }
+
+    /** Kernel thread and context-switch records of {@code etl} name each writer thread of {@code run}, in this process. */
+    private void kernelRecords(Path etl, TracedRun run, List<String> facts, List<String> problems) throws IOException {
+        KernelThreads k = KernelThreads.read(etl);
+        facts.add(k.kernelRecords + " kernel records, " + k.threadRecords + " thread start/end/rundown, " + k.cswitchRecords + " context switches");
+        for (WrittenThread w : run.written) {
+            Integer pid = k.processOfThread.get(w.threadId);
+            if (pid == null) {
+                problems.add("no kernel thread record names jetw's writer thread " + w.threadId);
+            } else if (pid != processId) {
+                problems.add("the kernel puts thread " + w.threadId + " in process " + pid + ", jetw's events in " + processId);
+            }
+            if (!k.switchedIn.contains(w.threadId)) {
+                problems.add("no context switch to jetw's writer thread " + w.threadId);
+            }
+        }
+    }
+
     /** A system-logger session with process, thread and cswitch flags: kernel thread records name jetw's threads. */
     public StepResult kernel() {
         String why = kernelUnavailable();
@@ -186,24 +314,12 @@ public final class ProofScenario {
         return guarded(KERNEL, () -> {
             TracedRun run = trace(config(KERNEL, ",kernel=process,thread,cswitch"), SMALL_THREADS, SMALL_CALLS, false);
             StepResult jetw = run.judge(KERNEL, file(KERNEL), "");
-            KernelThreads k = KernelThreads.read(file(KERNEL));
             List<String> facts = new ArrayList<>(jetw.details());
-            facts.add(k.kernelRecords + " kernel records, " + k.threadRecords + " thread start/end/rundown, " + k.cswitchRecords + " context switches");
             List<String> problems = new ArrayList<>();
             if (jetw.verdict() == StepResult.Verdict.FAIL) {
                 problems.add(jetw.summary());
             }
-            for (WrittenThread w : run.written) {
-                Integer pid = k.processOfThread.get(w.threadId);
-                if (pid == null) {
-                    problems.add("no kernel thread record names jetw's writer thread " + w.threadId);
-                } else if (pid != processId) {
-                    problems.add("the kernel puts thread " + w.threadId + " in process " + pid + ", jetw's events in " + processId);
-                }
-                if (!k.switchedIn.contains(w.threadId)) {
-                    problems.add("no context switch to jetw's writer thread " + w.threadId);
-                }
-            }
+            kernelRecords(file(KERNEL), run, facts, problems);
             return StepResult.judge(KERNEL, "kernel thread and context-switch records name the " + run.written.size()
                     + " threads of jetw's events, in process " + processId, facts, problems);
         });

@@ -8,12 +8,14 @@ import java.util.List;
 
 /**
  * The proof scenario against the portable backend, on every build: the file, caller-time, orphan and buffering
- * steps must pass; kernel, tracerpt and the access-denied path must be skipped with their reason.
+ * steps, the dump and a foreign enable must pass; kernel, tracerpt, FFM and the access-denied path must be
+ * skipped with their reason.
  */
 class PortableProofTest extends ProofScenarioContract {
 
     private static final List<String> PORTABLE_STEPS = Arrays.asList(ProofScenario.FILE_TRACE, ProofScenario.CALLER_TIME, ProofScenario.ORPHAN_FAIL,
-            ProofScenario.ORPHAN_REUSE, ProofScenario.ORPHAN_RESTART, ProofScenario.BUFFERING);
+            ProofScenario.ORPHAN_REUSE, ProofScenario.ORPHAN_RESTART, ProofScenario.BUFFERING, ProofScenario.DUMP,
+            ProofScenario.FOREIGN_ENABLE);
 
     @Override
     EtwBackend backend() {

@@ -64,6 +64,21 @@ abstract class ProofScenarioContract {
     }
 
     @Test
+    void aDumpOfTheRingHoldsItsEventsAndKernelRecords() {
+        check(scenario().dump());
+    }
+
+    @Test
+    void anotherSessionEnablingJetwsGuidTakesNoEvents() {
+        check(scenario().foreignEnable());
+    }
+
+    @Test
+    void thePerEventCallsCrossThroughFfmWhereJavaHasIt() {
+        check(scenario().ffm());
+    }
+
+    @Test
     void kernelThreadsMatchJetwThreads() {
         check(scenario().kernel());
     }

@@ -40,6 +40,8 @@ class WindowsProofTest extends ProofScenarioContract {
                 return elevated;
             case ProofScenario.NOT_ELEVATED:
                 return Boolean.FALSE.equals(ELEVATED);
+            case ProofScenario.FFM:
+                return ProofScenario.javaFeature() >= 24; // 22-23: FFM only with --enable-native-access
             default:
                 return true;
         }

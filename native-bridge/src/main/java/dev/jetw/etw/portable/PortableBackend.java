@@ -37,8 +37,14 @@ public final class PortableBackend implements EtwBackend {
     /** Running sessions by upper-cased name: ETW session names are case-insensitive. */
     private static final Map<String, PortableSession> SESSIONS = new LinkedHashMap<>();
     private static final List<PortableProvider> PROVIDERS = new CopyOnWriteArrayList<>();
-    /** Enablements by control GUID, kept for providers that register later (as ETW does). */
-    private static final Map<UUID, Enablement> ENABLED = new HashMap<>();
+    /**
+     * Enablements by control GUID and by the backend instance that made them, kept for providers that
+     * register later (as ETW does). A provider takes only the enables of the backend instance that
+     * registered it, as the Windows provider takes only its own session's (docs/windows-backend.md,
+     * "Whose enable counts"): another instance enabling the GUID (another process on Windows) neither
+     * takes the provider's events nor stops them.
+     */
+    private static final Map<UUID, Map<PortableBackend, Enablement>> ENABLED = new HashMap<>();
 
     private static final class Enablement {
         final PortableSession session;
@@ -135,7 +141,9 @@ public final class PortableBackend implements EtwBackend {
                 p.listener.onDisable();
             }
         }
-        ENABLED.values().removeIf(e -> e.session == s);
+        for (Map<PortableBackend, Enablement> byOwner : ENABLED.values()) {
+            byOwner.values().removeIf(e -> e.session == s);
+        }
         SESSIONS.remove(key(s.name));
         return s.stop();
     }
@@ -161,7 +169,7 @@ public final class PortableBackend implements EtwBackend {
         synchronized (LOCK) {
             PortableProvider p = new PortableProvider(this, controlGuid, eventClassGuids, listener);
             PROVIDERS.add(p);
-            Enablement e = ENABLED.get(controlGuid);
+            Enablement e = ENABLED.getOrDefault(controlGuid, Collections.emptyMap()).get(this);
             if (e != null) {
                 enable(p, e);
             }
@@ -174,10 +182,10 @@ public final class PortableBackend implements EtwBackend {
         synchronized (LOCK) {
             PortableSession s = find(sessionName, "EnableTrace");
             Enablement e = new Enablement(s, level, enableFlags);
-            // A classic provider logs to one session at a time: the last enable wins, as in ETW.
-            ENABLED.put(controlGuid, e);
+            // A classic provider logs to one session at a time: its own backend's latest enable.
+            ENABLED.computeIfAbsent(controlGuid, g -> new HashMap<>()).put(this, e);
             for (PortableProvider p : PROVIDERS) {
-                if (p.controlGuid.equals(controlGuid)) {
+                if (p.controlGuid.equals(controlGuid) && p.owner() == this) {
                     enable(p, e);
                 }
             }
@@ -194,10 +202,8 @@ public final class PortableBackend implements EtwBackend {
     public void disableProvider(String sessionName, UUID controlGuid) throws EtwException {
         synchronized (LOCK) {
             PortableSession s = find(sessionName, "EnableTrace");
-            Enablement e = ENABLED.get(controlGuid);
-            if (e != null && e.session == s) {
-                ENABLED.remove(controlGuid);
-            }
+            Map<PortableBackend, Enablement> byOwner = ENABLED.getOrDefault(controlGuid, Collections.emptyMap());
+            byOwner.values().removeIf(e -> e.session == s);
             for (PortableProvider p : PROVIDERS) {
                 if (p.controlGuid.equals(controlGuid) && p.session == s) {
                     p.session = null;

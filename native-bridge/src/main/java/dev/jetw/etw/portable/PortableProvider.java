@@ -24,6 +24,11 @@ final class PortableProvider implements ProviderBackend {
     final EncodedGuid[] classGuids;
     final EnableListener listener;
     private final PortableBackend backend;
+
+    /** The backend instance that registered this provider: only its enables count (the Windows provider's own-session rule). */
+    PortableBackend owner() {
+        return backend;
+    }
     private final AtomicInteger ids = new AtomicInteger(1);
     /** The session this provider logs to (one at a time, as for every classic provider), or null. */
     volatile PortableSession session;

@@ -1,6 +1,5 @@
 package dev.jetw.etw.windows;
 
-import dev.jetw.etl.EtlFormat;
 import dev.jetw.etw.ClockType;
 
 /**
@@ -12,7 +11,9 @@ import dev.jetw.etw.ClockType;
  *   <li>QPC (1): the QueryPerformanceCounter value. Anchored by one QPC reading and one nanoTime
  *       reading taken together when the provider is enabled, then advanced at the QPC frequency.
  *       (HotSpot's nanoTime on Windows is itself QPC scaled to nanoseconds, so the two do not drift.)</li>
- *   <li>System time (2): FILETIME, anchored at the wall clock when enabled and advanced by nanoTime.</li>
+ *   <li>System time (2): FILETIME, anchored by one precise system-time reading
+ *       (GetSystemTimePreciseAsFileTime) taken next to a nanoTime reading when enabled, and advanced
+ *       by nanoTime.</li>
  *   <li>CPU cycle counter (3): no relation to nanoTime is known; {@link #canConvert()} is false and
  *       such events keep the time of the call (documented in docs/windows-backend.md).</li>
  * </ul>
@@ -37,16 +38,16 @@ final class CallerTimeStamps {
 
     /**
      * For a session of {@code clock}; {@code qpcNow}/{@code qpcFrequency} are a QueryPerformanceCounter
-     * reading and the counter's frequency taken next to {@code nanoNow} (ignored for other clocks).
+     * reading and the counter's frequency taken next to {@code nanoNow}, {@code fileTimeNow} the system
+     * time then as a FILETIME (each ignored for the other clocks).
      */
-    static CallerTimeStamps of(ClockType clock, long nanoNow, long qpcNow, long qpcFrequency, long epochMillisNow) {
+    static CallerTimeStamps of(ClockType clock, long nanoNow, long qpcNow, long qpcFrequency, long fileTimeNow) {
         switch (clock) {
             case QPC:
                 return qpcFrequency <= 0 ? NONE
                         : new CallerTimeStamps(true, nanoNow, qpcNow, qpcFrequency / 1e9);
             case SYSTEM:
-                return new CallerTimeStamps(true, nanoNow, epochMillisNow * 10_000L + EtlFormat.FILETIME_UNIX_EPOCH,
-                        0.01);
+                return new CallerTimeStamps(true, nanoNow, fileTimeNow, 0.01);
             default:
                 return NONE;
         }

@@ -131,6 +131,11 @@ public final class JnaNativeEtw implements NativeEtw {
     }
 
     @Override
+    public void GetSystemTimePreciseAsFileTime(Pointer fileTimeOut) {
+        counter.GetSystemTimePreciseAsFileTime(fileTimeOut);
+    }
+
+    @Override
     public int StartTraceW(Pointer traceIdOut, Pointer instanceName, Pointer properties) {
         return control.StartTraceW(traceIdOut, instanceName, properties);
     }

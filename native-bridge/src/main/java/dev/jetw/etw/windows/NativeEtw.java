@@ -71,6 +71,13 @@ public interface NativeEtw {
     /** kernel32 QueryPerformanceFrequency: nonzero on success, counts per second at {@code frequencyOut}. */
     int QueryPerformanceFrequency(Pointer frequencyOut);
 
+    /**
+     * kernel32 GetSystemTimePreciseAsFileTime (Windows 8+): the system time as a FILETIME at
+     * {@code fileTimeOut}, to the microsecond or better. Read once per enable, to put caller-set time
+     * stamps on the system-time clock; where the export is missing JNA throws UnsatisfiedLinkError.
+     */
+    void GetSystemTimePreciseAsFileTime(Pointer fileTimeOut);
+
     interface ControlCallback extends StdCallLibrary.StdCallCallback {
         int callback(int requestCode, Pointer requestContext, Pointer bufferSize, Pointer buffer);
     }

@@ -39,6 +39,7 @@ public final class WindowsBackend implements EtwBackend {
     static final int QUERY_ALL_MAX = 256;
 
     private static final int PRIVATE_LOGGER_MODE = LogFileMode.PRIVATE.bits();
+    private static final int BUFFERING_MODE = LogFileMode.BUFFERING.bits();
 
     private final NativeEtw etw;
     private final EtwLayout layout;
@@ -49,6 +50,8 @@ public final class WindowsBackend implements EtwBackend {
     private final Map<UUID, WindowsProvider> providers = new ConcurrentHashMap<>();
     /** Buffer size (KB) of the session each control GUID was enabled into, for the payload limit. */
     private final Map<UUID, Integer> enabledBufferKb = new ConcurrentHashMap<>();
+    /** The session (CONTROLTRACE_ID) each control GUID was enabled into: a provider registered later writes there. */
+    private final Map<UUID, Long> enabledSession = new ConcurrentHashMap<>();
     /** A private session's Wnode.Guid must be the control GUID of a provider registered before it starts. */
     private volatile UUID lastRegisteredControlGuid;
 
@@ -63,6 +66,8 @@ public final class WindowsBackend implements EtwBackend {
         final boolean kernelCompanion;
         /** Wnode.ClientContext: the session's clock, which caller-set time stamps must use (0 = QPC, the default). */
         int clientContext;
+        /** A buffering session's {@code file=}: not given to StartTrace; a FLUSH names it to write the ring there. */
+        String ringFile;
 
         Session(String name, long id, UUID guid, int logFileMode, int bufferSizeKb, boolean kernelCompanion) {
             this.name = name;
@@ -88,6 +93,11 @@ public final class WindowsBackend implements EtwBackend {
     @Override
     public String name() {
         return "windows";
+    }
+
+    /** How the per-event calls cross into advapi32: {@code "ffm"}, {@code "jna-direct"}, or {@code "other"} for a binding that is not JNA's (tests). */
+    public String perEventCrossing() {
+        return etw instanceof JnaNativeEtw ? ((JnaNativeEtw) etw).perEventCrossing() : "other";
     }
 
     // ---------------------------------------------------------------- sessions
@@ -126,12 +136,18 @@ public final class WindowsBackend implements EtwBackend {
         if (SystemProfilePrivilege.isNeeded(kernelFlags)) {
             SystemProfilePrivilege.enable(etw, layout); // before StartTrace, as PerfView does
         }
-        Session main = start(config, name, file, guid, modes, sessionFlags, companion);
+        // An in-memory ring starts without a log file, as PerfView starts its in-memory circular sessions
+        // (TraceEventSession.GetProperties: LogFileNameOffset = 0 with EVENT_TRACE_BUFFERING_MODE); a FLUSH
+        // naming the file writes the ring there (flushSession, dumpSession).
+        boolean ring = (modes & BUFFERING_MODE) != 0;
+        String startFile = ring ? null : file;
+        Session main = start(config, name, startFile, guid, modes, sessionFlags, companion);
+        main.ringFile = ring ? file : null;
         sessions.put(key(name), main);
         if (companion) {
             try {
                 int kernelModes = modes & ~(PRIVATE_LOGGER_MODE | LogFileMode.PRIVATE_IN_PROC.bits());
-                Session kernel = start(config, EtwConstants.KERNEL_LOGGER_NAME, kernelFileName(file),
+                Session kernel = start(config, EtwConstants.KERNEL_LOGGER_NAME, kernelFileName(startFile),
                         SYSTEM_TRACE_CONTROL_GUID, kernelModes, kernelFlags, false);
                 sessions.put(key(EtwConstants.KERNEL_LOGGER_NAME), kernel);
             } catch (EtwException e) {
@@ -196,7 +212,8 @@ public final class WindowsBackend implements EtwBackend {
         }
         if (code != Win32Error.SUCCESS) {
             throw new EtwException("StartTraceW", code, "session '" + name + "'"
-                    + (file == null ? " (real-time, no log file)" : ", log file " + file)
+                    + (file != null ? ", log file " + file : (modes & BUFFERING_MODE) != 0 ? " (in-memory ring)"
+                    : " (real-time, no log file)")
                     + (code == Win32Error.ALREADY_EXISTS ? ", orphan=" + config.orphanPolicy().optionName() : ""));
         }
         Session started = new Session(name, idOut.getLong(0), guid, modes, config.bufferSizeKb(), companion);
@@ -260,9 +277,13 @@ public final class WindowsBackend implements EtwBackend {
         return name.toLowerCase(Locale.ROOT);
     }
 
-    /** STOP by name: ERROR_WMI_INSTANCE_NOT_FOUND (not running) and ERROR_MORE_DATA (stopped, stats lost). */
+    /**
+     * STOP by name: ERROR_WMI_INSTANCE_NOT_FOUND (not running), ERROR_MORE_DATA (stopped, stats lost) and
+     * ERROR_ACTIVE_CONNECTIONS (ControlTraceW: the session is already being stopped).
+     */
     static boolean isAlreadyStopped(int code) {
-        return code == Win32Error.WMI_INSTANCE_NOT_FOUND || code == Win32Error.MORE_DATA;
+        return code == Win32Error.WMI_INSTANCE_NOT_FOUND || code == Win32Error.MORE_DATA
+                || code == Win32Error.ACTIVE_CONNECTIONS;
     }
 
     @Override
@@ -270,9 +291,47 @@ public final class WindowsBackend implements EtwBackend {
         return control(sessionName, EtwConstants.EVENT_TRACE_CONTROL_QUERY, "query");
     }
 
+    /**
+     * FLUSH. A buffering session started with {@code file=} is flushed into that file: the FLUSH names it
+     * at LogFileNameOffset, which is how PerfView writes an in-memory session to a file (see
+     * {@link #dumpSession}); that is what {@code dumpOnExit} and the selftest's buffering step rely on.
+     */
     @Override
     public SessionStats flushSession(String sessionName) throws EtwException {
+        Session s = sessions.get(key(sessionName));
+        if (s != null && (s.logFileMode & BUFFERING_MODE) != 0) {
+            return flushRing(s, s.ringFile, "flush");
+        }
         return control(sessionName, EtwConstants.EVENT_TRACE_CONTROL_FLUSH, "flush");
+    }
+
+    /**
+     * One FLUSH of a buffering session whose LogFileNameOffset names {@code file} (none: offset 0, no
+     * empty name for ETW to take as a file). Microsoft: in buffering mode "To get a snapshot of the
+     * buffer, call the FlushTrace function" (Logging Mode Constants), and FlushTrace "can be used with
+     * in-memory sessions (sessions started with the EVENT_TRACE_BUFFERING_MODE flag) to write the data
+     * from the trace to a file"; ControlTrace's FLUSH supersedes FlushTrace and takes the same members.
+     */
+    private SessionStats flushRing(Session s, String file, String what) throws EtwException {
+        PropertiesBuffer p = controlProperties(s.guid, s.logFileMode);
+        try {
+            if (file == null) {
+                p.keepLogFile();
+            } else {
+                p.setLogFileName(file);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new EtwException("ControlTraceW", Win32Error.BAD_LENGTH, e.getMessage());
+        }
+        int code = etw.ControlTraceW(0, PropertiesBuffer.wideString(s.name), p.pointer(),
+                EtwConstants.EVENT_TRACE_CONTROL_FLUSH);
+        if (code != Win32Error.SUCCESS) {
+            throw new EtwException("ControlTraceW", code, what + " of session '" + s.name + "'"
+                    + (file == null ? "" : " to " + file));
+        }
+        SessionStats st = p.stats(s.name);
+        return file == null ? st : new SessionStats(st.sessionName(), file, st.numberOfBuffers(), st.freeBuffers(),
+                st.eventsLost(), st.buffersWritten(), st.logBuffersLost(), st.realTimeBuffersLost(), st.loggerThreadId());
     }
 
     private SessionStats control(String name, int controlCode, String what) throws EtwException {
@@ -328,28 +387,20 @@ public final class WindowsBackend implements EtwBackend {
     }
 
     /**
-     * A buffering session: UPDATE with the new LogFileName (ControlTrace documents LogFileNameOffset as
-     * the way to "flush a buffering mode trace to a new log file"), then FLUSH (Logging Mode Constants:
-     * "To get a snapshot of the buffer, call the FlushTrace function"). A file session: FLUSH, then a
-     * copy of its log. The target must not exist (TraceFiles rules, checked here).
+     * A buffering session: one FLUSH whose LogFileNameOffset names the new file, no UPDATE: PerfView's
+     * TraceEventSession.SetFileName for an in-memory circular session ("simply writes the snapshot to
+     * the file (and closes it)"; the FLUSH's properties carry the new name), with Microsoft's FlushTrace
+     * remark above ({@link #flushRing}). An UPDATE would also change the session (its EnableFlags of 0
+     * would end a system logger's kernel providers) and is documented for switching a file, which a ring
+     * has none of. A file session: FLUSH, then a copy of its log. The target must not exist (TraceFiles
+     * rules, checked here).
      */
     @Override
     public SessionStats dumpSession(String sessionName, java.nio.file.Path target) throws EtwException {
         Session s = sessions.get(key(sessionName));
         EtwLogFiles.check("ControlTraceW", new TraceFiles(false, TraceFiles.OWNER_ONLY), target.toString());
-        if (s != null && (s.logFileMode & LogFileMode.BUFFERING.bits()) != 0) {
-            PropertiesBuffer p = controlProperties(s.guid, s.logFileMode);
-            try {
-                p.setLogFileName(target.toString());
-            } catch (IllegalArgumentException e) {
-                throw new EtwException("ControlTraceW", Win32Error.BAD_LENGTH, e.getMessage());
-            }
-            int code = etw.ControlTraceW(0, PropertiesBuffer.wideString(sessionName), p.pointer(),
-                    EtwConstants.EVENT_TRACE_CONTROL_UPDATE);
-            if (code != Win32Error.SUCCESS) {
-                throw new EtwException("ControlTraceW", code, "dump of session '" + sessionName + "' to " + target);
-            }
-            return flushSession(sessionName);
+        if (s != null && (s.logFileMode & BUFFERING_MODE) != 0) {
+            return flushRing(s, target.toString(), "dump");
         }
         SessionStats flushed = flushSession(sessionName);
         if (flushed.logFile() == null) {
@@ -384,8 +435,8 @@ public final class WindowsBackend implements EtwBackend {
         if (code == Win32Error.WMI_INSTANCE_NOT_FOUND) {
             return null;
         }
-        if (code == Win32Error.MORE_DATA) {
-            return new SessionStats(name, null, 0, 0, 0, 0, 0, 0, 0);
+        if (code == Win32Error.MORE_DATA || code == Win32Error.ACTIVE_CONNECTIONS) {
+            return new SessionStats(name, null, 0, 0, 0, 0, 0, 0, 0); // stopped, or being stopped: no statistics
         }
         throw new EtwException("ControlTraceW", code, "stop of session '" + name + "'");
     }
@@ -450,23 +501,44 @@ public final class WindowsBackend implements EtwBackend {
                 kb == null ? 0 : kb);
         // Until jetw enables it into a session of known clock: QPC, the default clock (ClientContext 0/1).
         p.callerTimeStamps(callerTimeStamps(0));
+        Long own = enabledSession.get(controlGuid);
+        if (own != null) {
+            p.bindSession(own); // enabled before it registered: ETW calls back during RegisterTraceGuids
+        }
         p.register();
         providers.put(controlGuid, p);
         lastRegisteredControlGuid = controlGuid;
         return p;
     }
 
+    /**
+     * Binds the provider to {@code sessionName} (its own session: enables and disables from other
+     * sessions are ignored from now on) and enables it there. With EnableTraceEx2 the call waits for
+     * the callback (Timeout 5 s), so a provider that is not enabled by its own session afterwards is
+     * an error that names what the callback saw, rather than a JVM that traces into nothing.
+     */
     @Override
     public void enableProvider(String sessionName, UUID controlGuid, int level, int enableFlags) throws EtwException {
         Session s = session(sessionName);
         // Before the call: the callback may arrive during it and writes may follow at once.
         enabledBufferKb.put(controlGuid, s.bufferSizeKb);
+        enabledSession.put(controlGuid, s.id);
         WindowsProvider p = providers.get(controlGuid);
         if (p != null) {
             p.sessionBufferKb(s.bufferSizeKb);
             p.callerTimeStamps(callerTimeStamps(s.clientContext));
+            p.bindSession(s.id);
         }
         enable(s, controlGuid, true, level, enableFlags);
+        if (p != null && version.hasEnableTraceEx2() && !p.enabledByOwnSession()) {
+            throw new EtwException("EnableTraceEx2", Win32Error.INVALID_HANDLE, "ETW accepted the enable of provider {"
+                    + controlGuid + "} in session '" + s.name + "' (logger id 0x" + Integer.toHexString(p.ownLoggerId())
+                    + "), but the provider's control callback got no usable enable from that session"
+                    + (p.foreignEnables() == 0 ? "" : "; it ignored " + p.foreignEnables()
+                    + " enable(s) from other sessions, the last from logger id 0x"
+                    + Integer.toHexString(p.lastForeignLoggerId()))
+                    + ". Please report this with the output of jetw selftest");
+        }
     }
 
     @Override
@@ -510,6 +582,10 @@ public final class WindowsBackend implements EtwBackend {
         Memory frequency = new Memory(8);
         counter.clear();
         frequency.clear();
+        if (clock == ClockType.SYSTEM) {
+            long[] anchor = preciseSystemTime();
+            return CallerTimeStamps.of(clock, anchor[0], 0, 0, anchor[1]);
+        }
         long nanoNow = System.nanoTime();
         boolean ok = etw.QueryPerformanceCounter(counter) != 0;
         long nanoAfter = System.nanoTime();
@@ -518,7 +594,29 @@ public final class WindowsBackend implements EtwBackend {
             return CallerTimeStamps.NONE;
         }
         return CallerTimeStamps.of(clock, nanoNow + (nanoAfter - nanoNow) / 2, counter.getLong(0),
-                frequency.getLong(0), System.currentTimeMillis());
+                frequency.getLong(0), 0);
+    }
+
+    /**
+     * {nanoTime, FILETIME} of one moment, for {@code clock=system}: GetSystemTimePreciseAsFileTime
+     * (Windows 8+, "the highest possible level of precision (<1us)") between two nanoTime readings.
+     * Where it is missing (Windows 7) {@link java.time.Instant#now()}: 100 ns units on Java 9+, whatever
+     * the system clock's update interval; currentTimeMillis's millisecond steps were the old anchor.
+     */
+    long[] preciseSystemTime() {
+        Memory fileTime = new Memory(8);
+        fileTime.clear();
+        long nanoBefore = System.nanoTime();
+        long ft;
+        try {
+            etw.GetSystemTimePreciseAsFileTime(fileTime);
+            ft = fileTime.getLong(0);
+        } catch (UnsatisfiedLinkError | RuntimeException e) {
+            java.time.Instant now = java.time.Instant.now();
+            ft = now.getEpochSecond() * 10_000_000L + now.getNano() / 100 + dev.jetw.etl.EtlFormat.FILETIME_UNIX_EPOCH;
+        }
+        long nanoAfter = System.nanoTime();
+        return new long[] {nanoBefore + (nanoAfter - nanoBefore) / 2, ft};
     }
 
     /** The session jetw started, or one running elsewhere found by a QUERY (its id is Wnode.HistoricalContext). */

@@ -24,9 +24,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Enable state: the callback stores the logger handle in a volatile field and hands level,
  * flags and handle to the {@link EnableListener}. A classic logger handle is a TRACE_ENABLE_CONTEXT:
  * the logger id in its low 16 bits, the level and enable flags above, so a session that changes its
- * level sends a different handle. Sessions are told apart by the logger id only: an enable from the
- * active session applies its new level and flags; one from another session while one is active is
- * ignored, as Microsoft's classic-provider sample does (a classic provider logs to one session only).
+ * level sends a different handle. The provider writes only to its own session, the one the backend
+ * enables it into ({@link #bindSession}): an enable or a disable whose logger id is another
+ * session's is ignored, whatever came first (a session left running by a killed JVM may still have
+ * the control GUID enabled, and ETW calls the callback for it during registration). This is
+ * Microsoft's classic-provider sample ("Writing MOF (Classic) Events": compare session handles and
+ * ignore requests from other controllers), with the session's own handle instead of the first one
+ * seen (docs/windows-backend.md, "Whose enable counts").
  *
  * <p>Per event nothing is allocated: RegHandles, their Pointers and the GUID words are computed at
  * registration; each thread's {@link WindowsScratch} holds the native headers and payload.
@@ -40,6 +44,8 @@ final class WindowsProvider implements ProviderBackend {
     /** Records start at 8-byte boundaries in a buffer, so a record occupies its size rounded up to 8. */
     static final int RECORD_ALIGNMENT = 8;
     static final int DEFAULT_SESSION_BUFFER_KB = 64;
+    /** No own session yet: every enable is ignored. */
+    static final int NO_SESSION = -1;
 
     private static final int HEADER_FLAGS = EtwConstants.WNODE_FLAG_TRACED_GUID | EtwConstants.WNODE_FLAG_USE_MOF_PTR;
 
@@ -74,6 +80,11 @@ final class WindowsProvider implements ProviderBackend {
 
     /** The enabling session's TRACELOGGER_HANDLE; 0 while disabled. */
     private volatile long loggerHandle;
+    /** The logger id of this provider's own session ({@link #bindSession}); {@link #NO_SESSION} until then. */
+    private volatile int ownLoggerId = NO_SESSION;
+    /** Enable requests ignored because they came from another session (for the diagnosis of a failed enable). */
+    private volatile long foreignEnables;
+    private volatile int lastForeignLoggerId = NO_SESSION;
     /** Buffer size (KB) of the session jetw enabled this provider into; 0 when unknown. */
     private volatile int sessionBufferKb;
     /** How caller-set times become TimeStamps of the enabling session's clock. */
@@ -161,15 +172,52 @@ final class WindowsProvider implements ProviderBackend {
 
     // ---------------------------------------------------------------- control callback
 
-    /** WMI_ENABLE_EVENTS: copy handle, level and flags; nothing else happens on ETW's thread. */
-    void onEnableRequest(Pointer wnode) {
+    /**
+     * Makes the session whose CONTROLTRACE_ID is {@code sessionHandle} this provider's own, before the
+     * backend enables it there. The session handle names the logger in its low 16 bits, as the logger
+     * handle of the callback does (TRACE_ENABLE_CONTEXT.LoggerId; WPP writes with a QUERY's
+     * HistoricalContext as its logger handle). An enable held from another session is dropped.
+     */
+    synchronized void bindSession(long sessionHandle) {
+        int id = loggerId(sessionHandle);
+        ownLoggerId = id;
+        long active = loggerHandle;
+        if (active != 0 && loggerId(active) != id) {
+            loggerHandle = 0;
+            listener.onDisable();
+        }
+    }
+
+    int ownLoggerId() {
+        return ownLoggerId;
+    }
+
+    /** Whether the provider is enabled by its own session now. */
+    boolean enabledByOwnSession() {
+        long h = loggerHandle;
+        return h != 0 && loggerId(h) == ownLoggerId;
+    }
+
+    long foreignEnables() {
+        return foreignEnables;
+    }
+
+    int lastForeignLoggerId() {
+        return lastForeignLoggerId;
+    }
+
+    /** WMI_ENABLE_EVENTS: copy handle, level and flags if the request is from the own session; nothing else happens on ETW's thread. */
+    synchronized void onEnableRequest(Pointer wnode) {
         long h = etw.GetTraceLoggerHandle(wnode);
         if (isInvalidLoggerHandle(h)) {
             return;
         }
-        long active = loggerHandle;
-        if (active != 0 && loggerId(active) != loggerId(h)) {
-            return; // another session holds the provider; a classic provider logs to one session only
+        if (loggerId(h) != ownLoggerId) {
+            // Another session (or, before the backend named the own one, any session) enabling the
+            // control GUID: a classic provider logs to one session, and this one logs to its own.
+            foreignEnables++;
+            lastForeignLoggerId = loggerId(h);
+            return;
         }
         int level;
         int flags;
@@ -186,12 +234,17 @@ final class WindowsProvider implements ProviderBackend {
         listener.onEnable(level, flags, h);
     }
 
-    /** TRACE_ENABLE_CONTEXT.LoggerId: the low 16 bits of a classic logger handle. */
-    static int loggerId(long loggerHandle) {
-        return (int) (loggerHandle & 0xFFFF);
+    /** TRACE_ENABLE_CONTEXT.LoggerId: the low 16 bits of a classic logger (or session) handle. */
+    static int loggerId(long handle) {
+        return (int) (handle & 0xFFFF);
     }
 
-    void onDisableRequest() {
+    /** WMI_DISABLE_EVENTS: only the own session disables (Microsoft's sample: "only if the request is coming from the session that enabled the provider"). */
+    synchronized void onDisableRequest(Pointer wnode) {
+        long h = etw.GetTraceLoggerHandle(wnode);
+        if (isInvalidLoggerHandle(h) || loggerId(h) != ownLoggerId) {
+            return;
+        }
         loggerHandle = 0;
         listener.onDisable();
     }
@@ -220,7 +273,7 @@ final class WindowsProvider implements ProviderBackend {
                 if (requestCode == EtwConstants.WMI_ENABLE_EVENTS) {
                     provider.onEnableRequest(buffer);
                 } else if (requestCode == EtwConstants.WMI_DISABLE_EVENTS) {
-                    provider.onDisableRequest();
+                    provider.onDisableRequest(buffer);
                 }
             } catch (Throwable t) {
                 // Nothing may propagate into ETW's thread; the state stays as it was.

@@ -24,6 +24,22 @@ final class TestSupport {
     private TestSupport() {
     }
 
+    /**
+     * Whether the file store of {@code p} has POSIX permissions: not NTFS, where
+     * Files.getPosixFilePermissions throws UnsupportedOperationException (the Windows CI job).
+     */
+    static boolean posix(java.nio.file.Path p) throws java.io.IOException {
+        return java.nio.file.Files.getFileStore(p).supportsFileAttributeView(java.nio.file.attribute.PosixFileAttributeView.class);
+    }
+
+    /** {@code p}'s permissions are {@code expected} ("rw-------") where the file store has POSIX permissions; elsewhere nothing to check. */
+    static void assertPermissionsWherePosix(String expected, java.nio.file.Path p) throws java.io.IOException {
+        if (posix(p)) {
+            org.junit.jupiter.api.Assertions.assertEquals(expected,
+                    java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(p)), p.toString());
+        }
+    }
+
     static String uniqueName(String prefix) {
         return prefix + "-" + ProcessIds.current() + "-" + COUNTER.incrementAndGet();
     }

@@ -29,7 +29,6 @@ class CallerTimeStampWindowsTest {
 
     static final UUID CONTROL = UUID.fromString("c0ffee00-0001-4a5b-8c9d-0123456789ab");
     static final UUID CLASS = UUID.fromString("c0ffee00-0002-4a5b-8c9d-0123456789ab");
-    static final long LOGGER = 0x0000_0000_0042_0007L;
     static final int USE_TIMESTAMP = 0x200;
     static final int FLAGS = 0x00020000 | 0x00100000;
 
@@ -59,10 +58,8 @@ class CallerTimeStampWindowsTest {
         rec.qpcCounter = 5_000_000_000L;
         rec.qpcFrequency = 3_000_000L; // not 10 MHz, so that a missing scale shows
         long before = System.nanoTime();
-        ClassicProvider p = ClassicProvider.register(new WindowsBackend(rec, layout, WindowsVersion.parse("10.0")),
-                CONTROL, List.of(CLASS));
+        ClassicProvider p = rec.enabledProvider(CONTROL, List.of(CLASS)); // anchored when enabled
         long after = System.nanoTime();
-        rec.enable(LOGGER, 5, 0);
         EventScratch s = p.newScratch();
         int id = p.newInstanceId(s, 0);
 
@@ -94,21 +91,44 @@ class CallerTimeStampWindowsTest {
                 .clock(clock).build());
         ClassicProvider p = ClassicProvider.register(backend, CONTROL, List.of(CLASS));
         backend.enableProvider("jetw", CONTROL, 5, 0);
-        rec.enable(LOGGER, 5, 0);
         return p;
     }
 
+    /**
+     * clock=system: the FILETIME is anchored on GetSystemTimePreciseAsFileTime read between two nanoTime
+     * readings, so a caller-set time keeps its sub-millisecond part (issue 30 item 6: the anchor was
+     * currentTimeMillis, in millisecond steps).
+     */
     @Test
-    void aSystemTimeSessionGetsFiletimes() throws EtwException {
+    void aSystemTimeSessionGetsFiletimesAnchoredOnThePreciseSystemTime() throws EtwException {
+        long before = System.nanoTime();
         ClassicProvider p = enabledInSession(ClockType.SYSTEM);
+        long after = System.nanoTime();
+        long precise = rec.preciseFileTime; // sub-millisecond digits: 1,234,567 ticks of 100 ns
         EventScratch s = p.newScratch();
-        long wallBefore = System.currentTimeMillis();
-        assertTrue(p.writeSmallAt(s, System.nanoTime() - 1_000_000_000L, EventType.START, 4, 0,
-                p.newInstanceId(s, 0), -1, 0, 1, 4));
+        long t = after + 1_000_000_000L + 12_345L; // a reading 1 s and 12.345 us after the enable
+        assertTrue(p.writeSmallAt(s, t, EventType.START, 4, 0, p.newInstanceId(s, 0), -1, 0, 1, 4));
         ByteBuffer h = rec.last("TraceEventInstance").headerBytes();
         assertEquals(FLAGS | USE_TIMESTAMP, flags(h));
-        long expected = (wallBefore - 1000) * 10_000L + EtlFormat.FILETIME_UNIX_EPOCH;
-        assertEquals(expected, timeStamp(h), 2_000_000.0, "FILETIME one second ago, within 200 ms");
+        long lowest = precise + (t - after) / 100;
+        long highest = precise + (t - before) / 100;
+        assertTrue(timeStamp(h) >= lowest - 1 && timeStamp(h) <= highest + 1,
+                timeStamp(h) + " outside " + lowest + ".." + highest + " (the precise FILETIME advanced by nanoTime)");
+        assertEquals(1, rec.calls("TraceEventInstance").size());
+    }
+
+    /** Windows 7 has no GetSystemTimePreciseAsFileTime: Instant.now() anchors, not currentTimeMillis. */
+    @Test
+    void withoutThePreciseCallInstantNowAnchorsTheSystemClock() throws EtwException {
+        rec = new RecordingNativeEtw(EtwLayout.X64);
+        rec.preciseFileTime = 0; // UnsatisfiedLinkError, as JNA reports a missing export
+        WindowsBackend backend = new WindowsBackend(rec, EtwLayout.X64, WindowsVersion.parse("6.1"));
+        java.time.Instant wallBefore = java.time.Instant.now();
+        long[] anchor = backend.preciseSystemTime();
+        java.time.Instant wallAfter = java.time.Instant.now();
+        long lo = wallBefore.getEpochSecond() * 10_000_000L + wallBefore.getNano() / 100 + EtlFormat.FILETIME_UNIX_EPOCH;
+        long hi = wallAfter.getEpochSecond() * 10_000_000L + wallAfter.getNano() / 100 + EtlFormat.FILETIME_UNIX_EPOCH;
+        assertTrue(anchor[1] >= lo && anchor[1] <= hi, anchor[1] + " outside " + lo + ".." + hi);
     }
 
     @Test

@@ -371,8 +371,8 @@ class MingwProbeTest {
         if (!mismatches.isEmpty()) {
             fail("stdcall argument bytes differ:\n  " + String.join("\n  ", mismatches));
         }
-        assertEquals(20 + 13 + 3 + 1 + 2, checked, "20 NativeEtw methods, 13 interface-mapped, 3 direct-mapped,"
-                + " CloseHandle and the 2 performance-counter calls from kernel32");
+        assertEquals(21 + 13 + 3 + 1 + 3, checked, "21 NativeEtw methods, 13 interface-mapped, 3 direct-mapped,"
+                + " CloseHandle, the 2 performance-counter calls and GetSystemTimePreciseAsFileTime from kernel32");
     }
 
     static int x86ArgumentBytes(Method m) {

@@ -84,7 +84,13 @@ class RecorderRulesTest {
         assertTrue(startViolation(layout, p -> p.setInt(layout.etpLogFileNameOffset(), 122)).contains("overlaps the session name"));
         assertTrue(startViolation(layout, p -> p.setInt(EtwLayout.ETP_LOG_FILE_MODE, 2)).contains("without MaximumFileSize"));
         assertTrue(startViolation(layout, p -> p.setInt(EtwLayout.WNODE_CLIENT_CONTEXT, 0)).contains("ClientContext 0"));
-        assertTrue(startViolation(layout, p -> p.setInt(layout.etpLogFileNameOffset(), 0)).contains("not real-time"));
+        assertTrue(startViolation(layout, p -> p.setInt(layout.etpLogFileNameOffset(), 0)).contains("neither real-time nor buffering"));
+        assertTrue(startViolation(layout, p -> p.setInt(EtwLayout.ETP_LOG_FILE_MODE, 0x400))
+                .contains("a buffering session started with a log-file name"));
+        assertEquals("", startViolation(layout, p -> {
+            p.setInt(EtwLayout.ETP_LOG_FILE_MODE, 0x400);
+            p.setLogFileName(null);
+        }), "an in-memory ring without a file is what PerfView starts");
         assertTrue(startViolation(layout, p -> p.setSessionName("other")).contains("!= InstanceName"));
         assertTrue(startViolation(layout, p -> p.setInt(EtwLayout.ETP_ENABLE_FLAGS, 1)).contains("EnableFlags outside"));
         assertTrue(startViolation(layout, p -> {

@@ -36,6 +36,7 @@ final class RecordingNativeEtw implements NativeEtw {
     static final int MODE_NEEDS_MAX_SIZE = 0x2 | 0x8 | 0x20; // CIRCULAR | NEWFILE | PREALLOCATE
     static final int MODE_PRIVATE = 0x800;
     static final int MODE_REAL_TIME = 0x100;
+    static final int MODE_BUFFERING = 0x400;
     static final int MODE_SYSTEM_LOGGER = 0x02000000;
     static final UUID SYSTEM_TRACE = UUID.fromString("9e814aad-3204-11d2-9a82-006008a86939");
 
@@ -117,10 +118,75 @@ final class RecordingNativeEtw implements NativeEtw {
     final List<Long> classRegHandles = new ArrayList<>();
     final List<UUID> registeredClassGuids = new ArrayList<>();
     ControlCallback callback;
+    /** Each registered provider's callback by control GUID: EnableTrace/EnableTraceEx2 call it as ETW does. */
+    final Map<UUID, ControlCallback> callbacks = new HashMap<>();
+    /** Live registrations: RegistrationHandle to control GUID. */
+    private final Map<Long, UUID> registrations = new HashMap<>();
     /** False: per-event calls answer without recording or copying (for allocation measurements). */
     boolean recordEvents = true;
-    /** Non-zero: a session with this logger handle already enables the provider, so registration calls back at once. */
-    long enableDuringRegistration;
+    /**
+     * Which sessions have which control GUID enabled, in the order they enabled it. ETW keeps an
+     * enable after the controller or the provider is gone ("the provider remains enabled"), and a
+     * provider that registers then is called back at once, once per enabling session.
+     */
+    final Map<UUID, Map<Long, int[]>> enablements = new java.util.LinkedHashMap<>();
+    /** Added to the logger id of every logger handle a callback receives: 0 models ETW; non-zero, a logger id that is not the session handle's. */
+    int loggerIdSkew;
+
+
+    /**
+     * The TRACELOGGER_HANDLE a provider's callback gets for session {@code traceId}: a
+     * TRACE_ENABLE_CONTEXT, the logger id (the session handle's low 16 bits) with level and flags above it.
+     */
+    long loggerHandleOf(long traceId, int level, int flags) {
+        return ((traceId + loggerIdSkew) & 0xFFFF) | (long) (level & 0xFF) << 16 | (flags & 0xFFFFFFFFL) << 32;
+    }
+
+    /**
+     * A classic provider registered over this recorder and enabled the way jetw does it: session
+     * "jetw" started, provider registered, enabled there at level 5 (the callback then holds
+     * {@code loggerHandleOf(first session, 5, 0xFFFFFFFF)}).
+     */
+    dev.jetw.etw.ClassicProvider enabledProvider(UUID control, List<UUID> classes) throws dev.jetw.etw.EtwException {
+        WindowsBackend backend = new WindowsBackend(this, layout, WindowsVersion.parse("10.0"));
+        backend.startSession(dev.jetw.etw.SessionConfig.builder().sessionName("jetw")
+                .logFile(java.nio.file.Paths.get("C:\\t\\jetw.etl")).build());
+        dev.jetw.etw.ClassicProvider p = dev.jetw.etw.ClassicProvider.register(backend, control, classes);
+        backend.enableProvider("jetw", control, 5, 0);
+        return p;
+    }
+
+    /** TRACE_ENABLE_CONTEXT.LoggerId of a logger handle. */
+    static long loggerIdOf(long loggerHandle) {
+        return loggerHandle & 0xFFFF;
+    }
+
+    /** A session that is not this process's (a killed JVM's, WPR's) enabling {@code guid}: ETW calls the provider back if it is registered. */
+    void foreignEnable(UUID guid, long traceId, int level, int flags) {
+        etwEnable(guid, traceId, true, level, flags);
+    }
+
+    void foreignDisable(UUID guid, long traceId) {
+        etwEnable(guid, traceId, false, 0, 0);
+    }
+
+    /** ETW's side of an enable or disable: remember it, and call the registered provider back. */
+    private void etwEnable(UUID guid, long traceId, boolean on, int level, int flags) {
+        Map<Long, int[]> bySession = enablements.computeIfAbsent(guid, g -> new java.util.LinkedHashMap<>());
+        bySession.remove(traceId);
+        if (on) {
+            bySession.put(traceId, new int[] {level, flags}); // {level, flags}, in the order sessions enabled it
+        }
+        ControlCallback cb = callbacks.get(guid);
+        if (cb != null) {
+            long handle = loggerHandleOf(traceId, level, flags);
+            if (on) {
+                enableLevels.put(handle, level);
+                enableFlags.put(handle, flags);
+            }
+            call(cb, on ? EtwConstants.WMI_ENABLE_EVENTS : EtwConstants.WMI_DISABLE_EVENTS, handle);
+        }
+    }
 
     /** The token the recorder hands out, the LUID it answers for SeSystemProfilePrivilege, and the tokens still open. */
     static final long TOKEN = 0x0000_0000_0000_0ABCL;
@@ -197,6 +263,10 @@ final class RecordingNativeEtw implements NativeEtw {
         if (callback == null) {
             throw new AssertionError("no callback registered");
         }
+        return call(callback, requestCode, loggerHandle);
+    }
+
+    private static int call(ControlCallback callback, int requestCode, long loggerHandle) {
         Memory wnode = new Memory(EtwLayout.WNODE_HEADER_SIZE);
         wnode.clear();
         wnode.setInt(EtwLayout.WNODE_BUFFER_SIZE, EtwLayout.WNODE_HEADER_SIZE);
@@ -327,8 +397,14 @@ final class RecordingNativeEtw implements NativeEtw {
             if ((modes & MODE_NEEDS_MAX_SIZE) != 0 && b.getInt(EtwLayout.ETP_MAXIMUM_FILE_SIZE) == 0) {
                 violation("StartTraceW: circular/newfile/preallocate without MaximumFileSize");
             }
-            if (b.getInt(layout.etpLogFileNameOffset()) == 0 && (modes & MODE_REAL_TIME) == 0) {
-                violation("StartTraceW: no log file and not real-time (ERROR_BAD_PATHNAME)");
+            boolean named = b.getInt(layout.etpLogFileNameOffset()) != 0;
+            if (!named && (modes & (MODE_REAL_TIME | MODE_BUFFERING)) == 0) {
+                violation("StartTraceW: no log file and neither real-time nor buffering (ERROR_BAD_PATHNAME)");
+            }
+            if (named && (modes & MODE_BUFFERING) != 0) {
+                // What ETW does with a file named at the start of an in-memory session is not documented;
+                // PerfView never names one (TraceEventSession.GetProperties).
+                violation("StartTraceW: a buffering session started with a log-file name");
             }
             int kb = b.getInt(EtwLayout.ETP_BUFFER_SIZE);
             if (kb < 4 || kb > 16384) {
@@ -467,7 +543,11 @@ final class RecordingNativeEtw implements NativeEtw {
         if (traceId == 0) {
             violation("EnableTrace: TraceId 0");
         }
-        return next(c);
+        int r = next(c);
+        if (r == 0 && c.guid != null) {
+            etwEnable(c.guid, traceId, enable != 0, enableLevel, enableFlag);
+        }
+        return r;
     }
 
     @Override
@@ -487,7 +567,12 @@ final class RecordingNativeEtw implements NativeEtw {
         if (enableParameters != null) {
             violation("EnableTraceEx2: EnableParameters given for a classic provider");
         }
-        return next(c);
+        int r = next(c);
+        if (r == 0 && c.guid != null && (controlCode == 0 || controlCode == 1)) {
+            // Classic provider: "MatchAnyKeyword ... truncated from a ULONGLONG to a ULONG".
+            etwEnable(c.guid, traceId, controlCode == 1, c.level, (int) matchAnyKeyword);
+        }
+        return r;
     }
 
     private UUID guid(Pointer p) {
@@ -517,6 +602,9 @@ final class RecordingNativeEtw implements NativeEtw {
         }
         int r = next(c);
         callback = requestAddress;
+        if (r == 0 && c.guid != null) {
+            callbacks.put(c.guid, requestAddress);
+        }
         for (int i = 0; traceGuidReg != null && i < guidCount; i++) {
             long regOffset = (long) i * layout.traceGuidRegistrationSize();
             long guidAddress = pointerAt(traceGuidReg, regOffset + layout.traceGuidRegistrationGuid());
@@ -530,10 +618,17 @@ final class RecordingNativeEtw implements NativeEtw {
             }
         }
         if (r == 0) {
-            registrationHandleOut.setLong(0, registrationHandle);
-            if (enableDuringRegistration != 0) {
-                // "If the GUID is already enabled, registration enables it at once" (RegisterTraceGuids docs).
-                enable(enableDuringRegistration, 5, 0);
+            long handle = registrationHandle + registrations.size();
+            registrations.put(handle, c.guid);
+            registrationHandleOut.setLong(0, handle);
+            // "If the GUID is already enabled, registration enables it at once" (RegisterTraceGuids docs),
+            // for every session that enabled it, whether its controller still runs or not.
+            Map<Long, int[]> bySession = enablements.getOrDefault(c.guid, new HashMap<>());
+            for (Map.Entry<Long, int[]> e : new ArrayList<>(bySession.entrySet())) {
+                long logger = loggerHandleOf(e.getKey(), e.getValue()[0], e.getValue()[1]);
+                enableLevels.put(logger, e.getValue()[0]);
+                enableFlags.put(logger, e.getValue()[1]);
+                call(requestAddress, EtwConstants.WMI_ENABLE_EVENTS, logger);
             }
         }
         return r;
@@ -543,8 +638,11 @@ final class RecordingNativeEtw implements NativeEtw {
     public int UnregisterTraceGuids(long handle) {
         Call c = new Call("UnregisterTraceGuids");
         c.regHandle = handle;
-        if (handle != registrationHandle) {
+        UUID guid = registrations.remove(handle);
+        if (guid == null) {
             violation("UnregisterTraceGuids: handle " + Long.toHexString(handle) + " was not returned by RegisterTraceGuidsW");
+        } else {
+            callbacks.remove(guid); // ETW calls an unregistered provider no more
         }
         return next(c);
     }
@@ -665,6 +763,17 @@ final class RecordingNativeEtw implements NativeEtw {
     public int QueryPerformanceCounter(Pointer counterOut) {
         counterOut.setLong(0, qpcCounter);
         return 1;
+    }
+
+    /** The FILETIME GetSystemTimePreciseAsFileTime answers; 0: the export is missing (Windows 7), as JNA reports it. */
+    long preciseFileTime = 133_000_000_000_000_000L + 1_234_567L;
+
+    @Override
+    public void GetSystemTimePreciseAsFileTime(Pointer fileTimeOut) {
+        if (preciseFileTime == 0) {
+            throw new UnsatisfiedLinkError("Error looking up function 'GetSystemTimePreciseAsFileTime'");
+        }
+        fileTimeOut.setLong(0, preciseFileTime);
     }
 
     @Override

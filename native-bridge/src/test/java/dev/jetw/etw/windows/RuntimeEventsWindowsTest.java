@@ -25,7 +25,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RuntimeEventsWindowsTest {
 
-    static final long LOGGER = 0x0000_0000_0042_0007L;
     static final int USE_TIMESTAMP = 0x200;
 
     RecordingNativeEtw rec;
@@ -52,9 +51,7 @@ class RuntimeEventsWindowsTest {
         rec = new RecordingNativeEtw(layout);
         rec.qpcCounter = 7_000_000_000L;
         rec.qpcFrequency = 10_000_000L; // 100 ns ticks
-        ClassicProvider p = ClassicProvider.register(new WindowsBackend(rec, layout, WindowsVersion.parse("10.0")),
-                JetwSchema.CONTROL_GUID, JetwSchema.EVENT_CLASSES);
-        rec.enable(LOGGER, 5, 0);
+        ClassicProvider p = rec.enabledProvider(JetwSchema.CONTROL_GUID, JetwSchema.EVENT_CLASSES);
         EventScratch s = p.newScratch();
         int cls = JvmEventSchema.CONTENTION.index;
         int id = p.newInstanceId(s, cls);

@@ -89,6 +89,14 @@ class StubBindingTest {
         assertEquals(1, rec.stub_calls("QueryPerformanceFrequency"));
     }
 
+    @Test
+    void thePreciseSystemTimeArrivesByReference() {
+        Memory fileTime = zeroed(8);
+        etw.GetSystemTimePreciseAsFileTime(fileTime);
+        assertEquals(133_000_000_000_000_000L + 1_234_567L, fileTime.getLong(0), "the stub's FILETIME, all 64 bits");
+        assertEquals(address(fileTime), rec.stub_arg("GetSystemTimePreciseAsFileTime", 0));
+    }
+
     // ---------------------------------------------------------------- sessions
 
     /** EVENT_TRACE_PROPERTIES as the controller fills it, with the log-file name after the session name. */

@@ -38,9 +38,7 @@ class ThresholdedCallWindowsTest {
         rec = new RecordingNativeEtw(EtwLayout.X64);
         rec.qpcCounter = 1_000_000L;
         rec.qpcFrequency = 10_000_000L; // 100 ns ticks
-        ClassicProvider p = ClassicProvider.register(new WindowsBackend(rec, EtwLayout.X64, WindowsVersion.parse("10.0")),
-                CallerTimeStampWindowsTest.CONTROL, List.of(CallerTimeStampWindowsTest.CLASS));
-        rec.enable(CallerTimeStampWindowsTest.LOGGER, 5, 0);
+        ClassicProvider p = rec.enabledProvider(CallerTimeStampWindowsTest.CONTROL, List.of(CallerTimeStampWindowsTest.CLASS));
         EventScratch s = p.newScratch();
 
         long parentEntry = System.nanoTime();

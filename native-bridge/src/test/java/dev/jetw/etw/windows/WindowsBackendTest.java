@@ -211,12 +211,25 @@ class WindowsBackendTest {
         assertNull(backend.stopSession("jetw"));
     }
 
-    @Test
-    void stopWithMoreDataMeansStoppedWithUnknownStats() throws EtwException {
-        rec.script("ControlTraceW", Win32Error.MORE_DATA);
+    /**
+     * ControlTraceW, STOP: ERROR_MORE_DATA (234) means ETW stopped the session before reporting it;
+     * ERROR_ACTIVE_CONNECTIONS (2402) that the session is already being stopped (issue 30 item 6).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {Win32Error.MORE_DATA, Win32Error.ACTIVE_CONNECTIONS})
+    void stopOfASessionStoppedOrAlreadyStoppingIsNotAnError(int code) throws EtwException {
+        rec.script("ControlTraceW", code);
         SessionStats s = backend.stopSession("jetw");
-        assertNotNull(s, "ETW stopped the session before reporting 234");
+        assertNotNull(s, "stopped, or being stopped: nothing left to stop, statistics unknown");
         assertEquals(0, s.buffersWritten());
+    }
+
+    @Test
+    void restartToleratesAnOrphanThatIsAlreadyStopping() throws EtwException {
+        rec.script("StartTraceW", Win32Error.ALREADY_EXISTS);
+        rec.script("ControlTraceW", Win32Error.ACTIVE_CONNECTIONS);
+        backend.startSession(config().build());
+        assertEquals(2, rec.calls("StartTraceW").size());
     }
 
     @ParameterizedTest
@@ -231,7 +244,7 @@ class WindowsBackendTest {
     @Test
     void onlyTheDocumentedCodesCountAsAlreadyStopped() {
         for (int code = 0; code < 5000; code++) {
-            assertEquals(code == 4201 || code == 234, WindowsBackend.isAlreadyStopped(code), "code " + code);
+            assertEquals(code == 4201 || code == 234 || code == 2402, WindowsBackend.isAlreadyStopped(code), "code " + code);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.jetw.etw.windows;
 
 import dev.jetw.etw.EtwException;
+import dev.jetw.etw.KernelFlag;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.Win32Error;
@@ -12,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -54,23 +56,62 @@ class WindowsDumpAndFilesTest {
         assertFalse(Files.exists(victim), "replaced on purpose: removed for ETW to create anew");
     }
 
+    /**
+     * Issue 30 item 4: the in-memory ring starts without a file and is saved by one FLUSH whose
+     * LogFileNameOffset names the new file, no UPDATE: PerfView's SetFileName for an in-memory circular
+     * session, and FlushTrace's "write the data from the trace to a file" for buffering sessions.
+     */
     @Test
-    void aBufferingSessionIsDumpedByAnUpdateNamingTheNewFileThenAFlush() throws Exception {
+    void aBufferingSessionStartsWithoutAFileAndIsDumpedByOneFlushNamingTheNewFile() throws Exception {
         backend.startSession(config(dir.resolve("ring.etl")).modes(LogFileMode.BUFFERING).build());
+        assertEquals(0, rec.last("StartTraceW").props().getInt(EtwLayout.X64.etpLogFileNameOffset()),
+                "no log file at the start of an in-memory ring");
+        int before = rec.calls("ControlTraceW").size();
         Path target = dir.resolve("dump.etl");
         backend.dumpSession("jetw", target);
         List<RecordingNativeEtw.Call> control = rec.calls("ControlTraceW");
-        RecordingNativeEtw.Call u = control.get(control.size() - 2);
-        assertEquals(EtwConstants.EVENT_TRACE_CONTROL_UPDATE, u.controlCode);
-        assertEquals(EtwConstants.EVENT_TRACE_CONTROL_FLUSH, rec.last("ControlTraceW").controlCode);
-        ByteBuffer b = u.props();
+        assertEquals(before + 1, control.size(), "one call: " + control.subList(before, control.size()));
+        RecordingNativeEtw.Call flush = rec.last("ControlTraceW");
+        assertEquals(EtwConstants.EVENT_TRACE_CONTROL_FLUSH, flush.controlCode);
+        ByteBuffer b = flush.props();
         int off = b.getInt(EtwLayout.X64.etpLogFileNameOffset());
-        assertEquals(target.toString(), RecordingNativeEtw.wideAt(b, off));
-        assertEquals(0, b.getInt(EtwLayout.ETP_LOG_FILE_MODE), "the update changes nothing but the file");
+        assertEquals(target.toString(), RecordingNativeEtw.wideAt(b, off), "the FLUSH names the dump's file");
 
         Path existing = Files.write(dir.resolve("existing.etl"), new byte[] {1});
         EtwException e = assertThrows(EtwException.class, () -> backend.dumpSession("jetw", existing));
         assertEquals(Win32Error.FILE_EXISTS, e.code());
+    }
+
+    /** Issue 30 item 3: a dump of a buffering system logger leaves its kernel providers on (no UPDATE with EnableFlags 0). */
+    @Test
+    void aKernelBufferingSessionIsDumpedWithItsKernelProvidersLeftOn() throws Exception {
+        backend.startSession(config(dir.resolve("ring.etl")).modes(LogFileMode.BUFFERING, LogFileMode.SYSTEM_LOGGER)
+                .kernelFlags(EnumSet.of(KernelFlag.PROCESS, KernelFlag.THREAD, KernelFlag.CSWITCH)).build());
+        int flags = rec.last("StartTraceW").props().getInt(EtwLayout.ETP_ENABLE_FLAGS);
+        assertEquals(0x1 | 0x2 | 0x10, flags);
+        rec.answer("jetw").enableFlags = flags; // what the running system logger reports
+        backend.dumpSession("jetw", dir.resolve("dump.etl"));
+        for (RecordingNativeEtw.Call c : rec.calls("ControlTraceW")) {
+            assertTrue(c.controlCode != EtwConstants.EVENT_TRACE_CONTROL_UPDATE, "no UPDATE: it could end the kernel providers");
+        }
+        // and the recorder's rule (an UPDATE whose EnableFlags differ from the session's) held: rulesHeld()
+    }
+
+    /** dumpOnExit and the selftest's buffering step: a flush of a ring started with file= writes the ring there. */
+    @Test
+    void aRingsFlushWritesItToItsConfiguredFile() throws Exception {
+        Path ring = dir.resolve("ring.etl");
+        backend.startSession(config(ring).modes(LogFileMode.BUFFERING).build());
+        assertEquals(ring.toString(), backend.flushSession("jetw").logFile());
+        RecordingNativeEtw.Call flush = rec.last("ControlTraceW");
+        assertEquals(EtwConstants.EVENT_TRACE_CONTROL_FLUSH, flush.controlCode);
+        assertEquals(ring.toString(), RecordingNativeEtw.wideAt(flush.props(), flush.props().getInt(EtwLayout.X64.etpLogFileNameOffset())));
+
+        backend.stopSession("jetw");
+        backend.startSession(config(null).modes(LogFileMode.BUFFERING).build()); // dumpOnExit=false: no file
+        backend.flushSession("jetw");
+        assertEquals(0, rec.last("ControlTraceW").props().getInt(EtwLayout.X64.etpLogFileNameOffset()),
+                "no file: no offset to an empty name");
     }
 
     @Test

@@ -35,8 +35,14 @@ class WindowsProviderTest {
     static final UUID CONTROL = UUID.fromString("7a1b2c3d-1111-4e5f-9a0b-1c2d3e4f5a6b");
     static final UUID METHOD = UUID.fromString("7a1b2c3d-2222-4e5f-9a0b-1c2d3e4f5a6b");
     static final UUID THREAD = UUID.fromString("7a1b2c3d-3333-4e5f-9a0b-1c2d3e4f5a6b");
-    static final long LOGGER = 0x0000_0000_1122_3344L;
-    static final long OTHER_LOGGER = 0x0000_0000_5566_7788L;
+    /**
+     * The own session's CONTROLTRACE_ID (the recorder's first) and the logger handle its enable at level
+     * 5 sends: EnableTraceEx2 passes all classic flags (0xFFFFFFFF) when jetw asks for none.
+     */
+    static final long SESSION = 0x5000;
+    static final long LOGGER = SESSION | 5L << 16 | 0xFFFF_FFFFL << 32;
+    /** A session this JVM did not start: a killed JVM's leftover, or another tool's. */
+    static final long OTHER_SESSION = 0x0000_0001_0000_7788L;
 
     RecordingNativeEtw rec;
     WindowsBackend backend;
@@ -46,10 +52,27 @@ class WindowsProviderTest {
         return List.of(EtwLayout.X64, EtwLayout.X86);
     }
 
+    /** The recorder, a backend over it, the own session "jetw" (4 KB .. 1 MB buffers) started, the provider registered, not enabled. */
     ClassicProvider register(EtwLayout layout) throws EtwException {
+        return register(layout, 64);
+    }
+
+    ClassicProvider register(EtwLayout layout, int bufferKb) throws EtwException {
         rec = new RecordingNativeEtw(layout);
         backend = new WindowsBackend(rec, layout, WindowsVersion.parse("10.0"));
+        backend.startSession(SessionConfig.builder().logFile(Paths.get("C:\\t\\a.etl")).bufferSizeKb(bufferKb).build());
         provider = ClassicProvider.register(backend, CONTROL, List.of(METHOD, THREAD));
+        return provider;
+    }
+
+    /** jetw enables its provider in its own session, as TraceSession does. */
+    void enableInOwnSession(int level, int flags) throws EtwException {
+        backend.enableProvider("jetw", CONTROL, level, flags);
+    }
+
+    ClassicProvider registerAndEnable(EtwLayout layout) throws EtwException {
+        register(layout);
+        enableInOwnSession(5, 0);
         return provider;
     }
 
@@ -74,16 +97,6 @@ class WindowsProviderTest {
     }
 
     @Test
-    void aProviderAlreadyEnabledIsEnabledByTheRegistrationItself() throws EtwException {
-        rec = new RecordingNativeEtw(EtwLayout.X64);
-        rec.enableDuringRegistration = LOGGER;
-        provider = ClassicProvider.register(new WindowsBackend(rec, EtwLayout.X64, WindowsVersion.parse("10.0")),
-                CONTROL, List.of(METHOD));
-        assertTrue(provider.isEnabled(5));
-        assertEquals(LOGGER, provider.loggerHandle());
-    }
-
-    @Test
     void unregisterIsIdempotent() throws EtwException {
         register(EtwLayout.X64);
         provider.close();
@@ -103,20 +116,109 @@ class WindowsProviderTest {
         assertTrue(e.getMessage().contains(CONTROL.toString()), e.getMessage());
     }
 
+    // ------------------------------------------------------------ whose enable counts (issue 30)
+
+    /**
+     * A killed JVM left its session running with jetw's control GUID enabled: ETW calls the next JVM's
+     * provider back for it during RegisterTraceGuids. That enable is not the new JVM's; the enable
+     * of the session it starts is, and every event goes there.
+     */
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void aLeftoverSessionThatEnabledTheGuidDoesNotCaptureTheProvider(EtwLayout layout) throws EtwException {
+        rec = new RecordingNativeEtw(layout);
+        rec.foreignEnable(CONTROL, OTHER_SESSION, 5, 0); // the dead JVM's session, its provider long gone
+        backend = new WindowsBackend(rec, layout, WindowsVersion.parse("10.0"));
+        provider = ClassicProvider.register(backend, CONTROL, List.of(METHOD, THREAD));
+        assertEquals(1, rec.calls("GetTraceLoggerHandle").size(), "ETW called back during the registration");
+        assertFalse(provider.isEnabled(), "not by a session this JVM started");
+
+        backend.startSession(SessionConfig.builder().logFile(Paths.get("C:\\t\\a.etl")).build());
+        enableInOwnSession(5, 0);
+        assertEquals(LOGGER, provider.loggerHandle(), "the own session's logger handle");
+        EventScratch s = provider.newScratch();
+        s.payload().clear();
+        assertTrue(provider.write(s, EventType.START, TraceLevel.INFORMATION, 0, provider.newInstanceId(s, 0), -1, 0));
+        assertEquals(SESSION, RecordingNativeEtw.loggerIdOf(rec.last("TraceEventInstance").logger),
+                "the event goes to the own session, not to the leftover's file");
+    }
+
+    /** Another session enabling jetw's GUID while jetw traces (WPR, logman, a second jetw): ignored, the events stay in jetw's session. */
+    @Test
+    void aForeignEnableWhileEnabledIsIgnored() throws EtwException {
+        register(EtwLayout.X64);
+        enableInOwnSession(3, 0x1);
+        rec.foreignEnable(CONTROL, OTHER_SESSION, 5, 0x2);
+        assertEquals(SESSION, RecordingNativeEtw.loggerIdOf(provider.loggerHandle()));
+        assertEquals(3, provider.enabledLevel());
+        assertEquals(0x1, provider.enableFlags());
+        enableInOwnSession(5, 0x3);
+        assertEquals(5, provider.enabledLevel(), "the own session may change level and flags");
+    }
+
+    /** Issue 30 item 2: a disable from any other session leaves tracing on. */
+    @Test
+    void aDisableFromAnotherSessionLeavesTracingOn() throws EtwException {
+        registerAndEnable(EtwLayout.X64);
+        rec.foreignEnable(CONTROL, OTHER_SESSION, 5, 0);
+        rec.foreignDisable(CONTROL, OTHER_SESSION);
+        assertTrue(provider.isEnabled(5), "a disable from logger id 0x7788 is not the own session's");
+        assertEquals(LOGGER, provider.loggerHandle());
+        rec.request(EtwConstants.WMI_DISABLE_EVENTS, -1L); // GetTraceLoggerHandle failing: not a disable either
+        assertTrue(provider.isEnabled(5));
+
+        backend.disableProvider("jetw", CONTROL);
+        assertFalse(provider.isEnabled(), "the own session's disable is honoured");
+    }
+
+    /** Before the own session is known, no enable counts: the provider never writes to a session it was not meant for. */
+    @Test
+    void anEnableBeforeTheOwnSessionIsKnownIsIgnored() throws EtwException {
+        register(EtwLayout.X64);
+        rec.enable(LOGGER, 5, 0);
+        assertFalse(provider.isEnabled(), "the provider is not bound to a session yet");
+    }
+
+    /** A provider enabled into the own session before it registers (EnableTraceEx2 first) is bound to it at registration. */
+    @Test
+    void aProviderEnabledBeforeItRegistersTakesThatSessionAtRegistration() throws EtwException {
+        rec = new RecordingNativeEtw(EtwLayout.X64);
+        rec.foreignEnable(CONTROL, OTHER_SESSION, 5, 0);
+        backend = new WindowsBackend(rec, EtwLayout.X64, WindowsVersion.parse("10.0"));
+        backend.startSession(SessionConfig.builder().logFile(Paths.get("C:\\t\\a.etl")).build());
+        backend.enableProvider("jetw", CONTROL, 5, 0);
+        provider = ClassicProvider.register(backend, CONTROL, List.of(METHOD));
+        assertTrue(provider.isEnabled(5));
+        assertEquals(LOGGER, provider.loggerHandle(), "the own session's enable, whichever ETW sent first");
+    }
+
+    /** EnableTraceEx2 waits for the callback: no enable from the own session afterwards is an error, not a silent trace of nothing. */
+    @Test
+    void anEnableTheCallbackNeverSawFromTheOwnSessionFailsWithWhatItSaw() throws EtwException {
+        register(EtwLayout.X64);
+        rec.loggerIdSkew = 0x11; // ETW's logger id is not the session handle's (never seen; the error must say so)
+        EtwException e = org.junit.jupiter.api.Assertions.assertThrows(EtwException.class, () -> enableInOwnSession(5, 0));
+        assertEquals("EnableTraceEx2", e.function());
+        assertTrue(e.getMessage().contains("logger id 0x5000") && e.getMessage().contains("the last from logger id 0x5011"),
+                e.getMessage());
+        assertFalse(provider.isEnabled());
+    }
+
     // ------------------------------------------------------------ enable callback
 
     @Test
     void enableCopiesLevelFlagsAndHandle() throws EtwException {
         register(EtwLayout.X64);
-        assertEquals(0, rec.enable(LOGGER, TraceLevel.INFORMATION, 0x5));
+        enableInOwnSession(TraceLevel.INFORMATION, 0x5);
         assertTrue(provider.isEnabled(TraceLevel.INFORMATION));
         assertTrue(provider.isEnabled(TraceLevel.CRITICAL));
         assertFalse(provider.isEnabled(TraceLevel.VERBOSE));
         assertEquals(0x5, provider.enableFlags());
-        assertEquals(LOGGER, provider.loggerHandle());
-        assertEquals(LOGGER, rec.last("GetTraceEnableLevel").logger, "level read from the callback's logger handle");
+        long handle = rec.loggerHandleOf(SESSION, TraceLevel.INFORMATION, 0x5);
+        assertEquals(handle, provider.loggerHandle());
+        assertEquals(handle, rec.last("GetTraceEnableLevel").logger, "level read from the callback's logger handle");
 
-        assertEquals(0, rec.disable(LOGGER));
+        backend.disableProvider("jetw", CONTROL);
         assertFalse(provider.isEnabled(TraceLevel.CRITICAL));
         assertFalse(provider.isEnabled());
     }
@@ -124,7 +226,7 @@ class WindowsProviderTest {
     @Test
     void levelZeroEnablesEveryLevel() throws EtwException {
         register(EtwLayout.X64);
-        rec.enable(LOGGER, 0, 0);
+        enableInOwnSession(0, 0);
         assertTrue(provider.isEnabled(TraceLevel.VERBOSE));
     }
 
@@ -135,28 +237,11 @@ class WindowsProviderTest {
             assertEquals(0, rec.request(code, LOGGER));
         }
         assertFalse(provider.isEnabled());
-        rec.enable(LOGGER, 5, 0);
+        enableInOwnSession(5, 0);
         for (int code : new int[] {0, 6, 7, 10}) {
             assertEquals(0, rec.request(code, LOGGER));
         }
         assertTrue(provider.isEnabled(5), "ignored codes do not disable either");
-    }
-
-    @Test
-    void anEnableFromADifferentLoggerWhileOneIsActiveIsIgnored() throws EtwException {
-        register(EtwLayout.X64);
-        rec.enable(LOGGER, 3, 0x1);
-        assertEquals(0, rec.enable(OTHER_LOGGER, 5, 0x2));
-        assertEquals(LOGGER, provider.loggerHandle());
-        assertEquals(3, provider.enabledLevel());
-        assertEquals(0x1, provider.enableFlags());
-        // the same session may change level and flags
-        rec.enable(LOGGER, 5, 0x3);
-        assertEquals(5, provider.enabledLevel());
-        // after a disable, another session may take the provider
-        rec.disable(LOGGER);
-        rec.enable(OTHER_LOGGER, 4, 0);
-        assertEquals(OTHER_LOGGER, provider.loggerHandle());
     }
 
     /** A TRACE_ENABLE_CONTEXT: LoggerId (low 16 bits), Level, InternalFlag, EnableFlags (upper 32 bits). */
@@ -167,15 +252,16 @@ class WindowsProviderTest {
     @Test
     void aNewLevelFromTheSameLoggerIdIsAppliedThoughTheHandleDiffers() throws EtwException {
         register(EtwLayout.X64);
-        long first = loggerHandle(0x12, TraceLevel.ERROR, 0x1);
-        long second = loggerHandle(0x12, TraceLevel.VERBOSE, 0x3);
-        rec.enable(first, TraceLevel.ERROR, 0x1);
+        enableInOwnSession(TraceLevel.ERROR, 0x1);
+        long first = loggerHandle((int) SESSION, TraceLevel.ERROR, 0x1);
+        assertEquals(first, provider.loggerHandle());
         assertFalse(provider.isEnabled(TraceLevel.VERBOSE));
+        long second = loggerHandle((int) SESSION, TraceLevel.VERBOSE, 0x3);
         rec.enable(second, TraceLevel.VERBOSE, 0x3);
-        assertTrue(provider.isEnabled(TraceLevel.VERBOSE), "same logger id 0x12: the new level applies");
+        assertTrue(provider.isEnabled(TraceLevel.VERBOSE), "same logger id 0x5000: the new level applies");
         assertEquals(0x3, provider.enableFlags());
         assertEquals(second, provider.loggerHandle(), "writes go with the newest handle");
-        // another logger id is still another session
+        // another logger id is another session
         rec.enable(loggerHandle(0x13, TraceLevel.CRITICAL, 0), TraceLevel.CRITICAL, 0);
         assertEquals(second, provider.loggerHandle());
         assertTrue(provider.isEnabled(TraceLevel.VERBOSE));
@@ -183,7 +269,7 @@ class WindowsProviderTest {
 
     @Test
     void aFailingLevelQueryMeansNotEnabledAndNeverThrows() throws EtwException {
-        register(EtwLayout.X64);
+        registerAndEnable(EtwLayout.X64);
         rec.enableQueryFailure = new LastErrorException(Win32Error.INVALID_HANDLE);
         assertEquals(0, rec.enable(LOGGER, 5, 0));
         assertFalse(provider.isEnabled());
@@ -198,11 +284,15 @@ class WindowsProviderTest {
     @Test
     void anInvalidLoggerHandleIsNotAnEnable() throws EtwException {
         register(EtwLayout.X64);
+        enableInOwnSession(5, 0);
+        backend.disableProvider("jetw", CONTROL);
         rec.enable(-1L, 5, 0);
         assertFalse(provider.isEnabled());
         rec.enable(0L, 5, 0);
         assertFalse(provider.isEnabled());
         register(EtwLayout.X86);
+        enableInOwnSession(5, 0);
+        backend.disableProvider("jetw", CONTROL);
         rec.enable(0xFFFFFFFFL, 5, 0); // INVALID_HANDLE_VALUE in a 32-bit process
         assertFalse(provider.isEnabled());
     }
@@ -233,8 +323,7 @@ class WindowsProviderTest {
     @ParameterizedTest
     @MethodSource("layouts")
     void startCheckpointEndCarryTypeLevelHandlesInstanceAndParent(EtwLayout layout) throws EtwException {
-        register(layout);
-        rec.enable(LOGGER, 5, 0);
+        registerAndEnable(layout);
         WindowsScratch s = (WindowsScratch) provider.newScratch();
         long methodReg = rec.classRegHandles.get(0);
         long threadReg = rec.classRegHandles.get(1);
@@ -277,8 +366,7 @@ class WindowsProviderTest {
     @ParameterizedTest
     @MethodSource("layouts")
     void anEventWithoutParentPassesNoParentInfo(EtwLayout layout) throws EtwException {
-        register(layout);
-        rec.enable(LOGGER, 5, 0);
+        registerAndEnable(layout);
         EventScratch s = provider.newScratch();
         int id = provider.newInstanceId(s, 1);
         s.payload().clear();
@@ -293,8 +381,7 @@ class WindowsProviderTest {
     @ParameterizedTest
     @MethodSource("layouts")
     void aPlainEventGoesThroughTraceEventWithTheClassGuid(EtwLayout layout) throws EtwException {
-        register(layout);
-        rec.enable(LOGGER, 5, 0);
+        registerAndEnable(layout);
         WindowsScratch s = (WindowsScratch) provider.newScratch();
         putPayload(s, "hello");
         assertTrue(provider.write(s, EventType.INFO, TraceLevel.WARNING, 1, 0, -1, 0));
@@ -314,8 +401,7 @@ class WindowsProviderTest {
 
     @Test
     void droppedCodesAreCountedNeverThrown() throws EtwException {
-        register(EtwLayout.X64);
-        rec.enable(LOGGER, 5, 0);
+        registerAndEnable(EtwLayout.X64);
         EventScratch s = provider.newScratch();
         int id = provider.newInstanceId(s, 0);
         int[] dropped = {Win32Error.NOT_ENOUGH_MEMORY, Win32Error.OUTOFMEMORY, Win32Error.MORE_DATA,
@@ -338,8 +424,8 @@ class WindowsProviderTest {
         s.payload().clear();
         assertFalse(provider.write(s, EventType.START, 4, 0, 1, -1, 0));
         assertTrue(rec.calls("TraceEventInstance").isEmpty());
-        rec.enable(LOGGER, 5, 0);
-        rec.disable(LOGGER);
+        enableInOwnSession(5, 0);
+        backend.disableProvider("jetw", CONTROL);
         assertFalse(provider.write(s, EventType.START, 4, 0, 1, -1, 0));
         provider.close();
         assertFalse(provider.write(s, EventType.START, 4, 0, 1, -1, 0));
@@ -356,9 +442,8 @@ class WindowsProviderTest {
     @ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(ints = {4, 8, 64, 1024})
     void theLargestPayloadMakesTheRecordStrictlySmallerThanBufferMinus72(int kb) throws EtwException {
-        register(EtwLayout.X64);
-        backend.startSession(SessionConfig.builder().logFile(Paths.get("C:\\t\\a.etl")).bufferSizeKb(kb).build());
-        backend.enableProvider("jetw", CONTROL, 5, 0);
+        register(EtwLayout.X64, kb);
+        enableInOwnSession(5, 0);
         int max = provider.maxPayloadBytes();
         assertTrue(recordFits(max, kb), max + " bytes in " + kb + " KB buffers");
         assertFalse(recordFits(max + 1, kb), "one byte more must not fit: " + (max + 1));
@@ -374,10 +459,8 @@ class WindowsProviderTest {
 
     @Test
     void anOversizedPayloadIsCutKeepsItsVersionAndEndsWithTheMarkAndANul() throws EtwException {
-        register(EtwLayout.X64);
-        backend.startSession(SessionConfig.builder().logFile(Paths.get("C:\\t\\a.etl")).bufferSizeKb(4).build());
-        backend.enableProvider("jetw", CONTROL, 5, 0);
-        rec.enable(LOGGER, 5, 0);
+        register(EtwLayout.X64, 4);
+        enableInOwnSession(5, 0);
         EventScratch s = provider.newScratch();
         int id = provider.newInstanceId(s, 0);
         putPayload(s, "x".repeat(3000)); // 6002 bytes, a 4 KB buffer takes less
@@ -402,8 +485,7 @@ class WindowsProviderTest {
 
     @Test
     void aGrownPayloadIsWhatTheMofPointerPointsAt() throws EtwException {
-        register(EtwLayout.X64);
-        rec.enable(LOGGER, 5, 0);
+        registerAndEnable(EtwLayout.X64);
         WindowsScratch s = (WindowsScratch) provider.newScratch();
         int id = provider.newInstanceId(s, 0);
         putPayload(s, "small");
@@ -422,8 +504,7 @@ class WindowsProviderTest {
     @ParameterizedTest
     @MethodSource("layouts")
     void aSmallWriteHandsTheWordsLowBytesToTraceEventInstance(EtwLayout layout) throws EtwException {
-        register(layout);
-        rec.enable(LOGGER, 5, 0);
+        registerAndEnable(layout);
         WindowsScratch s = (WindowsScratch) provider.newScratch();
         int id = provider.newInstanceId(s, 0);
         s.payload(16).putLong(-1L); // a staged payload in progress: writeSmall must leave its position alone
@@ -439,8 +520,7 @@ class WindowsProviderTest {
     /** The SPI is public: the backend itself, called without ClassicProvider, refuses a word payload over 8 bytes. */
     @Test
     void theBackendRefusesASmallPayloadOverEightBytesWithoutCallingEtw() throws EtwException {
-        register(EtwLayout.X64);
-        rec.enable(LOGGER, 5, 0);
+        registerAndEnable(EtwLayout.X64);
         dev.jetw.etw.ProviderBackend direct = backend.registerProvider(UUID.randomUUID(), List.of(METHOD),
                 new dev.jetw.etw.EnableListener() {
                     @Override
@@ -472,8 +552,7 @@ class WindowsProviderTest {
 
     @Test
     void writesAllocateNothingOnTheHeap() throws EtwException {
-        register(EtwLayout.X64);
-        rec.enable(LOGGER, 5, 0);
+        registerAndEnable(EtwLayout.X64);
         rec.recordEvents = false;
         EventScratch s = provider.newScratch();
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

@@ -40,20 +40,21 @@ class SelftestIT {
         assertTrue(lines.get(0).startsWith("jetw selftest: backend portable on "), all);
         assertEquals("jetw selftest: files in " + dir.toAbsolutePath(), lines.get(1), all);
         List<String> verdicts = lines.stream().filter(l -> l.startsWith("[")).toList();
-        String[] steps = {"file-trace", "caller-time", "orphan-fail", "orphan-reuse", "orphan-restart", "buffering", "kernel", "tracerpt", "not-elevated"};
+        String[] steps = {"file-trace", "caller-time", "orphan-fail", "orphan-reuse", "orphan-restart", "buffering", "dump",
+                "foreign-enable", "kernel", "tracerpt", "ffm", "not-elevated"};
         assertEquals(steps.length, verdicts.size(), all);
         for (int i = 0; i < steps.length; i++) {
-            String verdict = i < 6 ? "PASS" : "SKIP";
+            String verdict = i < 8 ? "PASS" : "SKIP";
             assertTrue(verdicts.get(i).matches("\\[" + verdict + "\\] +" + steps[i] + " +\\S.*"), verdicts.get(i));
         }
-        assertTrue(lines.contains("jetw selftest: PASSED: 6 passed, 0 failed, 3 skipped"), all);
+        assertTrue(lines.contains("jetw selftest: PASSED: 8 passed, 0 failed, 4 skipped"), all);
         Path trace = dir.toAbsolutePath().resolve("file-trace.etl");
         assertTrue(lines.contains("trace:  " + trace), all);
         Path report = dir.toAbsolutePath().resolve("selftest-report.txt");
         assertTrue(lines.contains("report: " + report + "   (attach it and the trace to a bug report)"), all);
 
         String text = new String(Files.readAllBytes(report), StandardCharsets.UTF_8);
-        assertTrue(text.contains("verdict: PASSED: 6 passed, 0 failed, 3 skipped"), text);
+        assertTrue(text.contains("verdict: PASSED: 8 passed, 0 failed, 4 skipped"), text);
         for (String v : verdicts) {
             assertTrue(text.contains(v), v + " in the report");
         }
