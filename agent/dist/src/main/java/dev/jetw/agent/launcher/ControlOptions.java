@@ -1,4 +1,4 @@
-package dev.jetw.agent;
+package dev.jetw.agent.launcher;
 
 /**
  * The two option keys the entry code itself must understand, read from the agent's option string
