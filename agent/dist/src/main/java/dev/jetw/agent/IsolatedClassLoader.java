@@ -220,7 +220,11 @@ final class IsolatedClassLoader extends SecureClassLoader implements Closeable {
         return prefixes;
     }
 
-    /** The running Java feature version: 8 for "1.8", else the number itself. */
+    /**
+     * The running Java feature version: 8 for "1.8", else the number itself. The core's
+     * {@code RuntimeEvents.javaFeatureVersion} reads it the same way; not shared, since this class may name
+     * no other class of the agent (see the class comment).
+     */
     static int javaVersion() {
         String spec = System.getProperty("java.specification.version", "1.8");
         try {
