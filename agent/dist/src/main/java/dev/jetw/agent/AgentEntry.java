@@ -1,41 +1,129 @@
 package dev.jetw.agent;
 
+import java.io.File;
+import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
+import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
+import java.security.CodeSource;
 
 /**
  * The entry class named by the manifest: Premain-Class (-javaagent), Agent-Class (dynamic attach) and
- * Main-Class (the command-line tool). It is the only part of the agent the application class loader
- * sees besides a few helpers; the agent itself lives in {@link IsolatedClassLoader}.
+ * Main-Class (the command-line tool). With {@link IsolatedClassLoader} it is all the application class
+ * loader ever loads of the agent: everything else (the launcher in {@code dev.jetw.agent.launcher}, the
+ * core, Byte Buddy, JNA...) is read from this same jar by the isolated loader, and nothing is extracted.
+ *
+ * <p>The order matters: this class locates its jar and builds the isolated loader; only then does the
+ * launcher, inside that loader, append the jar to the bootstrap class loader's search (for the
+ * {@code dev.jetw.bootstrap} classes at the jar's root) and call the core. After the append the boot
+ * loader could find this class too, so it names no class of the agent but the loader, and both are
+ * loaded by then.
+ *
+ * <p>There is one isolated loader per JVM, kept here for the JVM's life: status and detach must reach
+ * the core instance that attach started, and a later attach reuses it. This class is loaded by the
+ * application class loader (the agent jar is on its path), so a second {@code loadAgent} of the jar
+ * finds this same class and its loader.
  *
  * <p>No entry point throws into the JVM: a failure prints one line {@code jetw: <what>: <why>} and the
  * agent stays inert while the application runs on.
  */
 public final class AgentEntry {
 
-    /** System property the core sets to "true" while a session is active ("./jetw list" shows it). */
-    public static final String ACTIVE_PROPERTY = "jetw.agent.active";
+    /** Starts the core in a target JVM; loaded by the isolated loader. */
+    static final String LAUNCHER = "dev.jetw.agent.launcher.AgentLauncher";
+    /** The command-line tool; loaded by the isolated loader. */
+    static final String TOOL = "dev.jetw.agent.launcher.JetwCli";
+    /** Where the attach tool reads why a {@code command=listen} load failed (the launcher sets it too). */
+    static final String LOAD_ERROR_PROPERTY = "jetw.agent.loadError";
+
+    private static IsolatedClassLoader agentLoader;
 
     private AgentEntry() {
     }
 
     public static void premain(String options, Instrumentation inst) {
-        AgentLauncher.launch("premain", options, inst);
+        launch("premain", options, inst);
     }
 
     public static void agentmain(String options, Instrumentation inst) {
-        AgentLauncher.launch("agentmain", options, inst);
+        launch("agentmain", options, inst);
+    }
+
+    /** The launcher reports its own failures; this reports those before it runs (no jar, no launcher). */
+    private static synchronized void launch(String entryPoint, String options, Instrumentation inst) {
+        try {
+            if (agentLoader == null) {
+                File jar = agentJar();
+                if (jar == null) {
+                    fail(options, "agent jar", notLocated());
+                    return;
+                }
+                agentLoader = IsolatedClassLoader.forAgent(jar);
+            }
+            Class.forName(LAUNCHER, true, agentLoader).getMethod("launch", String.class, String.class, Instrumentation.class)
+                    .invoke(null, entryPoint, options, inst);
+        } catch (InvocationTargetException e) {
+            fail(options, "agent", describe(e.getCause()));
+        } catch (Throwable t) {
+            fail(options, "agent", describe(t));
+        }
     }
 
     public static void main(String[] args) {
         int status;
         try {
-            status = JetwCli.run(args, System.out, System.err);
+            File jar = agentJar();
+            if (jar == null) {
+                System.err.println("jetw: agent jar: " + notLocated());
+                status = 1;
+            } else {
+                IsolatedClassLoader loader = IsolatedClassLoader.forTool(jar);
+                Thread.currentThread().setContextClassLoader(loader);
+                Object result = Class.forName(TOOL, true, loader).getMethod("run", String[].class, PrintStream.class, PrintStream.class)
+                        .invoke(null, args, System.out, System.err);
+                status = (Integer) result;
+            }
+        } catch (InvocationTargetException e) {
+            System.err.println("jetw: tool: " + describe(e.getCause()));
+            status = 1;
         } catch (Throwable t) {
-            System.err.println(JetwFailure.line("tool", JetwFailure.describe(t)));
+            System.err.println("jetw: tool: " + describe(t));
             status = 1;
         }
         System.out.flush();
         // Exit explicitly: the Attach API may leave non-daemon threads behind, and the status must reach the shell.
         System.exit(status);
+    }
+
+    /** The jar this class was loaded from, jetw-agent.jar itself, or null when it is no jar file. */
+    static File agentJar() {
+        try {
+            CodeSource source = AgentEntry.class.getProtectionDomain().getCodeSource();
+            URL location = source == null ? null : source.getLocation();
+            File jar = location == null ? null : new File(location.toURI());
+            return jar != null && jar.isFile() ? jar : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static String notLocated() {
+        CodeSource source = AgentEntry.class.getProtectionDomain().getCodeSource();
+        return "cannot locate the jar the agent was loaded from (" + (source == null ? null : source.getLocation())
+                + "); run it as -javaagent:/path/to/jetw-agent.jar or java -jar jetw-agent.jar";
+    }
+
+    private static void fail(String options, String what, String why) {
+        String line = "jetw: " + what + ": " + why;
+        System.err.println(line);
+        if (options != null && ("," + options.replace(" ", "") + ",").contains(",command=listen,")) {
+            System.setProperty(LOAD_ERROR_PROPERTY, line);
+        }
+    }
+
+    private static String describe(Throwable t) {
+        String message = t.getMessage();
+        String name = t.getClass().getName();
+        return message == null || message.isEmpty() ? name : name + ": " + message.replace('\n', ' ').replace('\r', ' ');
     }
 }

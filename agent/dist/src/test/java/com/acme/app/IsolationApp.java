@@ -24,7 +24,7 @@ public final class IsolationApp {
         ClassLoader app = IsolationApp.class.getClassLoader();
         System.out.println("bytebuddy-copies " + java.util.Collections.list(app.getResources("net/bytebuddy/ByteBuddy.class")).size());
         System.out.println("jna-copies " + java.util.Collections.list(app.getResources("com/sun/jna/Native.class")).size());
-        System.out.println("agent-libraries-visible " + visible("dev.jetw.etl.JetwSchema", app));
+        System.out.println("agent-libraries-visible " + Loaders.canLoad("dev.jetw.etl.JetwSchema", app));
         Class<?> made = new ByteBuddy()
                 .subclass(Object.class)
                 .name("generated.Greeter")
@@ -41,15 +41,6 @@ public final class IsolationApp {
 
     static int traced(int n) {
         return n + 1;
-    }
-
-    private static boolean visible(String className, ClassLoader loader) {
-        try {
-            Class.forName(className, false, loader);
-            return true;
-        } catch (ClassNotFoundException e) {
-            return false;
-        }
     }
 
     private static String jarOf(Class<?> type) {

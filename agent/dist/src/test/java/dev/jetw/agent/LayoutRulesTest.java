@@ -181,10 +181,16 @@ class LayoutRulesTest {
         return dollar < 0 ? cls : cls.substring(0, dollar);
     }
 
-    /** The jetw classes a class file names anywhere in its constant pool (class entries and type descriptors). */
     private static Set<String> namedTypes(Path classFile) throws IOException {
+        try (InputStream in = Files.newInputStream(classFile)) {
+            return namedTypes(in, classFile.toString());
+        }
+    }
+
+    /** The jetw classes a class file names anywhere in its constant pool (class entries and type descriptors). */
+    static Set<String> namedTypes(InputStream in, String classFile) throws IOException {
         Set<String> out = new TreeSet<>();
-        try (InputStream in = Files.newInputStream(classFile); DataInputStream d = new DataInputStream(in)) {
+        try (DataInputStream d = new DataInputStream(in)) {
             if (d.readInt() != 0xCAFEBABE) {
                 throw new IOException(classFile + " is not a class file");
             }

@@ -8,12 +8,7 @@ import com.acme.app.AttachTargetApp;
 import com.sun.tools.attach.VirtualMachine;
 import java.nio.file.Files;
 import java.lang.reflect.Method;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.stream.Stream;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -90,16 +85,9 @@ class AttachCyclesIT {
         }
     }
 
-    /** The core's ControlClient.request, from the jars the tool extracted (the core is not on the test class path). */
+    /** The core's ControlClient.request (the core is on the tests' class path, as a "provided" dependency). */
     private static Method controlClient() throws Exception {
-        List<URL> jars = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(Paths.get(System.getProperty("jetw.it.lib.dir")))) {
-            for (Path jar : files.filter(f -> f.toString().endsWith(".jar")).toList()) {
-                jars.add(jar.toUri().toURL());
-            }
-        }
-        ClassLoader loader = new URLClassLoader(jars.toArray(new URL[0]), null);
-        return Class.forName("dev.jetw.agent.core.control.ControlClient", true, loader).getMethod("request", String.class, String.class, String.class);
+        return Class.forName("dev.jetw.agent.core.control.ControlClient").getMethod("request", String.class, String.class, String.class);
     }
 
     private static long median(long[] values, int from) {

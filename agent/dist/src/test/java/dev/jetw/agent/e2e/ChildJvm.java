@@ -67,18 +67,9 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /**
-     * Every child extracts the agent's nested jars under target/ instead of java.io.tmpdir, so test runs
-     * (whose jars differ per build) leave nothing behind in /tmp.
-     */
-    static String libDirOption() {
-        return "-Djetw.lib.dir=" + System.getProperty("jetw.it.lib.dir");
-    }
-
     static ChildJvm start(List<String> jvmOptions, List<Path> classPath, Class<?> mainClass, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(java().toString());
-        command.add(libDirOption());
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(String.join(java.io.File.pathSeparator, classPath.stream().map(Path::toString).toArray(String[]::new)));
@@ -89,7 +80,7 @@ final class ChildJvm implements AutoCloseable {
 
     /** {@code java -jar jetw-agent.jar args...}, run to completion. */
     static Result tool(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(java().toString(), libDirOption(), "-jar", agentJar().toString()));
+        List<String> command = new ArrayList<>(List.of(java().toString(), "-jar", agentJar().toString()));
         command.addAll(List.of(args));
         return run(command);
     }

@@ -26,8 +26,6 @@ class SelftestIT {
         // The script runs agent/dist/target/jetw-agent.jar, the jar under test; it must exist, else the script would build one.
         assertEquals(script.resolveSibling("agent/dist/target/jetw-agent.jar").toRealPath(), ChildJvm.agentJar().toRealPath());
         ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), "selftest", "--dir", dir.toString());
-        // The jar extracts its libraries under target/, as every child of these tests does.
-        pb.environment().put("JAVA_TOOL_OPTIONS", ChildJvm.libDirOption());
         pb.environment().put("PATH", ChildJvm.java().getParent() + java.io.File.pathSeparator + System.getenv("PATH"));
         Path stdout = dir.resolve("stdout.txt");
         Process p = pb.redirectOutput(stdout.toFile()).redirectError(dir.resolve("stderr.txt").toFile()).start();

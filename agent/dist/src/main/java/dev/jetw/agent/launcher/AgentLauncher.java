@@ -1,5 +1,6 @@
-package dev.jetw.agent;
+package dev.jetw.agent.launcher;
 
+import java.io.File;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.InvocationTargetException;
@@ -10,27 +11,28 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.jar.JarFile;
 
 /**
- * Starts the agent's core in a target JVM: extracts the embedded jars, appends the bootstrap jar to the
- * bootstrap class path, and calls {@code dev.jetw.agent.core.AgentMain} by reflection inside the
- * isolated class loader.
+ * Starts the agent's core in a target JVM, inside the isolated class loader that
+ * {@code dev.jetw.agent.AgentEntry} built over the agent jar: appends the agent jar to the bootstrap class
+ * loader's search (once per JVM; the {@code dev.jetw.bootstrap} classes the advice calls sit at its root),
+ * then calls {@code dev.jetw.agent.core.AgentMain} by reflection.
  *
- * <p>There is one isolated loader per JVM, kept for the JVM's life: status and detach must reach the
- * same core instance that attach started, and a later re-attach reuses it rather than loading a second
- * copy of Byte Buddy and JNA (JNA's native library cannot be loaded twice by one class loader chain).
- * This class is loaded by the application class loader (the agent jar is on its path), so a second
- * {@code loadAgent} of the same jar finds this same class and its state.
+ * <p>Its state lives as long as the isolated loader, which {@code AgentEntry} keeps for the JVM's life:
+ * status and detach reach the same core instance that attach started, and a later re-attach reuses it
+ * rather than loading a second copy of Byte Buddy and JNA (JNA's native library cannot be loaded twice
+ * by one class loader chain).
  */
-final class AgentLauncher {
+public final class AgentLauncher {
 
     static final String CORE_MAIN = "dev.jetw.agent.core.AgentMain";
     static final String MOF_SCHEMA = "dev.jetw.agent.core.MofSchema";
     static final String ETL_TOOL = "dev.jetw.analysis.cli.EtlTool";
     static final String SELFTEST = "dev.jetw.selftest.Selftest";
+
+    /** System property the core sets to "true" while a session is active ("./jetw list" shows it). */
+    static final String ACTIVE_PROPERTY = "jetw.agent.active";
 
     /** The core's words for status/detach without an agent (dev.jetw.agent.core.AgentMain). */
     static final String NOT_ATTACHED = "no jetw agent is attached in this JVM";
@@ -38,30 +40,31 @@ final class AgentLauncher {
     /** Set to the failure line when loading the agent for the attach tool ({@code command=listen}) failed. */
     static final String LOAD_ERROR_PROPERTY = "jetw.agent.loadError";
 
-    private static IsolatedClassLoader agentLoader;
+    private static boolean bootstrapAppended;
+    private static boolean coreStarted;
 
     private AgentLauncher() {
     }
 
     /**
      * Runs premain or agentmain of the core. Never throws: a failure prints one line on stderr and,
-     * when the attach tool asked for a reply file, writes the same line there.
+     * when the attach tool asked for a reply file, writes the same line there. Called by
+     * {@code AgentEntry} with its lock held.
      */
-    static synchronized void launch(String entryPoint, String options, Instrumentation inst) {
+    public static synchronized void launch(String entryPoint, String options, Instrumentation inst) {
         ControlOptions control = ControlOptions.of(options);
         if (control.isListen()) {
             System.clearProperty(LOAD_ERROR_PROPERTY);
         }
         try {
-            if (agentLoader == null && control.isSessionCommand()) {
-                // Nothing to query or stop, and no reason to load anything into this JVM to say so.
+            if (!coreStarted && control.isSessionCommand()) {
+                // Nothing to query or stop, and no reason to load the core into this JVM to say so.
                 // The same failure line the core gives once it was loaded (after a detach), so the tool behaves alike.
                 throw new JetwFailure(control.command, NOT_ATTACHED);
             }
-            if (agentLoader == null) {
-                agentLoader = loadAgent(inst);
-            }
-            invokeCore(agentLoader, entryPoint, options == null ? "" : options, inst);
+            appendBootstrapOnce(inst);
+            coreStarted = true;
+            invokeCore(AgentLauncher.class.getClassLoader(), entryPoint, options == null ? "" : options, inst);
             replyIfSilent(control);
         } catch (JetwFailure failure) {
             report(control, failure.line());
@@ -71,22 +74,21 @@ final class AgentLauncher {
         }
     }
 
-    private static IsolatedClassLoader loadAgent(Instrumentation inst) throws JetwFailure {
-        EmbeddedJars jars = EmbeddedJars.extractFrom(EmbeddedJars.agentJar());
-        try {
-            inst.appendToBootstrapClassLoaderSearch(new JarFile(jars.bootstrapJar()));
-        } catch (IOException e) {
-            throw new JetwFailure("bootstrap jar " + jars.bootstrapJar(), JetwFailure.describe(e), e);
+    /**
+     * The bootstrap classes come from the agent jar itself, the file the JVM was told to load: only
+     * whoever can write that file (or its folder) decides what runs, as for any jar on a class path.
+     */
+    private static void appendBootstrapOnce(Instrumentation inst) throws JetwFailure {
+        if (bootstrapAppended) {
+            return;
         }
-        return IsolatedClassLoader.over(jars.libraries());
-    }
-
-    /** A loader for the command-line tool: no Instrumentation, so the bootstrap jar joins the isolated loader. */
-    static IsolatedClassLoader loaderForTool() throws JetwFailure {
-        EmbeddedJars jars = EmbeddedJars.extractFrom(EmbeddedJars.agentJar());
-        List<java.io.File> all = new ArrayList<>(jars.libraries());
-        all.add(jars.bootstrapJar());
-        return IsolatedClassLoader.over(all);
+        File agentJar = AgentJar.location();
+        try (JarFile jar = new JarFile(agentJar)) {
+            inst.appendToBootstrapClassLoaderSearch(jar);
+        } catch (IOException e) {
+            throw new JetwFailure("bootstrap classes in " + agentJar, JetwFailure.describe(e), e);
+        }
+        bootstrapAppended = true;
     }
 
     private static void invokeCore(ClassLoader loader, String entryPoint, String options, Instrumentation inst) throws JetwFailure {
@@ -123,7 +125,7 @@ final class AgentLauncher {
         }
         if (control.isSessionCommand()) {
             writeReply(control.out, JetwFailure.line(control.command, "the agent wrote no reply (see the target JVM's error output)"));
-        } else if ("true".equals(System.getProperty(AgentEntry.ACTIVE_PROPERTY))) {
+        } else if ("true".equals(System.getProperty(ACTIVE_PROPERTY))) {
             writeReply(control.out, "jetw agent active");
         } else {
             writeReply(control.out, JetwFailure.line("attach", "the agent did not start (see the target JVM's error output)"));

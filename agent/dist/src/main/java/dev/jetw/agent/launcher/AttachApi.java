@@ -1,4 +1,4 @@
-package dev.jetw.agent;
+package dev.jetw.agent.launcher;
 
 import java.io.File;
 import java.lang.reflect.InvocationTargetException;
@@ -13,7 +13,10 @@ import java.util.Properties;
  * The JDK's Attach API ({@code com.sun.tools.attach.VirtualMachine}), reached by reflection so the jar
  * needs no compile-time dependency on it and runs on JDK 8 too: there it lives in
  * {@code $JAVA_HOME/lib/tools.jar} (java.home is the jre/ folder, hence {@code java.home/../lib}), on
- * JDK 9+ in the jdk.attach module. A JRE has neither; the tool then says so.
+ * JDK 9+ in the jdk.attach module. A JRE has neither; the tool then says so. This class is loaded by the
+ * isolated class loader, whose parent is the platform loader; on JDK 9+ the platform loader hands the
+ * packages of jdk.attach to the application class loader that defines them, so the plain
+ * {@code Class.forName} finds them.
  */
 final class AttachApi {
 

@@ -1,4 +1,4 @@
-package dev.jetw.agent;
+package dev.jetw.agent.launcher;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

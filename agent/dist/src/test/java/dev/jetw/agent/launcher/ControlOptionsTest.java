@@ -1,4 +1,4 @@
-package dev.jetw.agent;
+package dev.jetw.agent.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

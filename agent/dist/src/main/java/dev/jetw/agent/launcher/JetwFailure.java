@@ -1,4 +1,4 @@
-package dev.jetw.agent;
+package dev.jetw.agent.launcher;
 
 /**
  * A failure the user must see as exactly one line, {@code jetw: <what>: <why>}. Entry points and the

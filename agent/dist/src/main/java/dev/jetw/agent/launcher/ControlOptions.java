@@ -1,4 +1,4 @@
-package dev.jetw.agent;
+package dev.jetw.agent.launcher;
 
 import dev.jetw.bootstrap.OptionTokenizer;
 

@@ -1,4 +1,4 @@
-package dev.jetw.agent;
+package dev.jetw.agent.launcher;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -22,7 +22,7 @@ import java.util.concurrent.TimeoutException;
  * <p>attach, detach and status talk to the agent through its control channel (see {@link #sessionCommand});
  * only the first attach to a JVM loads this jar into it.
  */
-final class JetwCli {
+public final class JetwCli {
 
     static final int OK = 0;
     static final int FAILED = 1;
@@ -49,7 +49,8 @@ final class JetwCli {
     private JetwCli() {
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    /** Called by {@code dev.jetw.agent.AgentEntry.main} inside the isolated class loader. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0) {
             err.println(USAGE_TEXT);
             return USAGE;
@@ -163,7 +164,7 @@ final class JetwCli {
     /** Loads the agent jar into the target so that it opens its control channel; returns the channel. */
     private static String loadAgent(AttachApi attach, String pid) throws JetwFailure {
         try {
-            attach.loadAgent(pid, EmbeddedJars.agentJar(), LISTEN_OPTIONS);
+            attach.loadAgent(pid, AgentJar.location(), LISTEN_OPTIONS);
         } catch (JetwFailure failure) {
             throw explainMissing(attach, pid, failure);
         }
@@ -178,7 +179,7 @@ final class JetwCli {
         if (channel == null) {
             String owner = ProcessOwner.differenceNote(pid);
             throw new JetwFailure("attach " + pid, "the agent did not open its control channel (see the target JVM's error output)"
-                    + (owner == null ? "" : "; " + owner + ", so it must be able to read " + EmbeddedJars.agentJar()));
+                    + (owner == null ? "" : "; " + owner + ", so it must be able to read " + AgentJar.location()));
         }
         return channel;
     }
@@ -233,7 +234,7 @@ final class JetwCli {
     private static String jetwState(Future<Properties> probe, long deadline) {
         try {
             Properties properties = probe.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            return properties == null ? "?" : "true".equals(properties.getProperty(AgentEntry.ACTIVE_PROPERTY)) ? "attached" : "-";
+            return properties == null ? "?" : "true".equals(properties.getProperty(AgentLauncher.ACTIVE_PROPERTY)) ? "attached" : "-";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "?";
@@ -248,9 +249,12 @@ final class JetwCli {
         return (Integer) status;
     }
 
-    /** Calls a static method of the agent's libraries, loaded in isolation exactly as in a target JVM. */
+    /**
+     * Calls a static method of the agent's libraries by name, in this class's own loader: the isolated
+     * class loader, which for the tool also serves the bootstrap classes (a tool has no Instrumentation).
+     */
     private static Object callStatic(String className, String methodName, Class<?>[] types, Object... args) throws JetwFailure {
-        IsolatedClassLoader loader = AgentLauncher.loaderForTool();
+        ClassLoader loader = JetwCli.class.getClassLoader();
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(loader);
