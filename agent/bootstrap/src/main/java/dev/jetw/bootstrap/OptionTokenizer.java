@@ -13,16 +13,13 @@ import java.util.List;
  * {@code +}: {@code kernel=process,thread} is {@code kernel=process+thread}). Blank entries are skipped; a key
  * given twice comes back twice, in order.
  *
- * <p><b>Why here, on the boot class path.</b> Two class loaders must read the same string with the same rules.
- * The core ({@code AgentOptions}, {@code AgentMain}) runs in the isolated class loader, whose parent chain ends
- * at the boot loader, where the agent jar appends this jar (in the command-line tool the jar is on the isolated
- * loader's own path): it sees this class. The entry code in agent/dist ({@code ControlOptions}) runs in the
- * application class loader and must find {@code command=} and {@code out=} before anything is extracted or
- * appended (a status or detach without an agent loads nothing; a failed start writes its line to {@code out=}),
- * so the agent jar carries a copy of this class file among its visible classes (agent/dist's pom,
- * {@code unpack-dependencies}): the same bytes, one source. A class of the core could not serve dist, which
- * never sees the isolated loader; a class of dist could not serve the core, which never sees the application's
- * loader. No dependencies and Java 8 bytecode, like everything on the boot class path.
+ * <p><b>Why here, on the boot class path.</b> Two parts of the agent must read the same string with the same
+ * rules: the core ({@code AgentOptions}, {@code AgentMain}) and the launcher in agent/dist
+ * ({@code ControlOptions}, which finds {@code command=} and {@code out=} before the core is loaded). Both run
+ * in the isolated class loader, whose parent chain ends at the boot loader; the launcher appends the agent
+ * jar, whose root holds these classes, to the boot class path before it reads the options (in the
+ * command-line tool the isolated loader serves the same root classes itself). One class, one source. No
+ * dependencies and Java 8 bytecode, like everything on the boot class path.
  *
  * <p>native-bridge's {@code SessionConfigParser.tokenize} applies the same rules to the session-only string of
  * its public {@code SessionConfig.parse}; it keeps its own loop because native-bridge is a library applications

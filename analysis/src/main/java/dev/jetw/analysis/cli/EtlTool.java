@@ -76,6 +76,7 @@ public final class EtlTool {
         CommandOptions o = new CommandOptions();
         WhyCommand.Options why = new WhyCommand.Options();
         List<Path> files = new ArrayList<>();
+        String whyChoice = null; // --slowest or --instance, whichever came first
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--json") && (command.equals("summary") || command.equals("dump") || command.equals("methods")
@@ -85,6 +86,10 @@ public final class EtlTool {
                 if (i + 1 >= args.length) {
                     return usage(err, a + " needs a value");
                 }
+                if (whyChoice != null && !whyChoice.equals(a)) {
+                    return usage(err, whyChoice + " and " + a + " are alternatives: give one (the N slowest calls, or the call with that instance id)");
+                }
+                whyChoice = a;
                 String problem = whyOption(why, a, args[++i]);
                 if (problem != null) {
                     return usage(err, problem);

@@ -55,6 +55,8 @@ final class PerfettoCommand {
         int status = EtlTool.OK;
         for (Path f : files) {
             Path target = o.output != null ? o.output : defaultOutput(f);
+            // A name the user did not type is replaced only out loud (an earlier export of the same trace, usually).
+            boolean replacing = o.output == null && Files.exists(target);
             Export[] done = {null};
             boolean[] writeFailed = {false};
             status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
@@ -82,6 +84,9 @@ final class PerfettoCommand {
                 status = EtlTool.worse(status, EtlTool.BAD_FILE);
             } else if (done[0] != null) {
                 out.println(target);
+                if (replacing) {
+                    err.println("jetw etl: replaced the existing " + target + " (give the output name to choose another)");
+                }
                 err.println(done[0].describe(target));
             }
         }

@@ -253,6 +253,11 @@ class PerfettoCommandTest {
         EtlToolTest.Run def = run("perfetto", f.toString());
         assertEquals(tmp.resolve("jetw.pftrace") + "\n", def.out());
         assertTrue(java.util.Arrays.equals(Files.readAllBytes(out), Files.readAllBytes(tmp.resolve("jetw.pftrace"))));
+        assertTrue(!def.err().contains("replaced"), def.err());
+        EtlToolTest.Run again = run("perfetto", f.toString());
+        assertTrue(again.err().contains("replaced the existing " + tmp.resolve("jetw.pftrace")), "never silently: " + again.err());
+        EtlToolTest.Run named = run("perfetto", f.toString(), out.toString());
+        assertTrue(!named.err().contains("replaced"), "a name the user typed is theirs to replace: " + named.err());
     }
 
     private static byte[] call(EtlFixtureBuilder b, int type, double ms, int inst, int parent, byte[] payload) {

@@ -288,6 +288,9 @@ class WhyCommandTest {
         assertEquals(EtlTool.USAGE, run("why", "--slowest", "0", "x.etl").status());
         assertEquals(EtlTool.USAGE, run("why", "--instance", "abc", "x.etl").status());
         assertEquals(EtlTool.USAGE, run("why", "--slowest").status());
+        EtlToolTest.Run both = run("why", "--slowest", "1", "--instance", "5121", "x.etl");
+        assertEquals(EtlTool.USAGE, both.status(), "two alternatives at once");
+        assertTrue(both.err().contains("--slowest and --instance are alternatives"), both.err());
     }
 
     private static long lng(Object o) {

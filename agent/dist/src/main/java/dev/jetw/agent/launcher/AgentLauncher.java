@@ -52,6 +52,17 @@ public final class AgentLauncher {
      * {@code AgentEntry} with its lock held.
      */
     public static synchronized void launch(String entryPoint, String options, Instrumentation inst) {
+        // The option tokenizer is a bootstrap class: the boot class path must hold this jar before the
+        // options are read (the agent's isolated loader never serves dev/jetw/bootstrap itself).
+        try {
+            appendBootstrapOnce(inst);
+        } catch (JetwFailure failure) {
+            System.err.println(failure.line());
+            return;
+        } catch (Throwable t) {
+            System.err.println(JetwFailure.line("agent", JetwFailure.describe(t)));
+            return;
+        }
         ControlOptions control = ControlOptions.of(options);
         if (control.isListen()) {
             System.clearProperty(LOAD_ERROR_PROPERTY);
@@ -62,7 +73,6 @@ public final class AgentLauncher {
                 // The same failure line the core gives once it was loaded (after a detach), so the tool behaves alike.
                 throw new JetwFailure(control.command, NOT_ATTACHED);
             }
-            appendBootstrapOnce(inst);
             coreStarted = true;
             invokeCore(AgentLauncher.class.getClassLoader(), entryPoint, options == null ? "" : options, inst);
             replyIfSilent(control);

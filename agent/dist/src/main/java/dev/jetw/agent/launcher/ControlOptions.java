@@ -18,7 +18,7 @@ final class ControlOptions {
         this.out = out;
     }
 
-    /** Read with the core's own tokenizer ({@link OptionTokenizer}, a copy of which this jar carries), leniently; the last entry wins. */
+    /** Read with the core's own tokenizer ({@link OptionTokenizer}, on the boot class path), leniently; the last entry wins. */
     static ControlOptions of(String options) {
         String command = null;
         String out = null;
