@@ -22,6 +22,11 @@ public final class RuntimeEventsApp {
 
     public static void main(String[] args) throws Exception {
         System.out.println("tid main " + Thread.currentThread().getId());
+        // JFR's stream starts on jetw's own thread after premain returned (issue 31): what happens before it records
+        // is not seen, so wait for it as a program that needs its first milliseconds' runtime events would.
+        for (int i = 0; i < 1_000 && System.getProperty("jetw.jvm.events.running") == null; i++) {
+            Thread.sleep(10);
+        }
         collect();
         contend();
         park();

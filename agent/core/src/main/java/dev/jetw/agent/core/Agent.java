@@ -117,7 +117,7 @@ final class Agent {
                 + ", file " + session.file() + ", " + registry.count() + " methods instrumented so far"
                 + " (classes loaded later are instrumented as they load)"
                 + (options.hotMethods == null ? "" : ", hot methods: " + options.hotMethods.size() + " in " + options.hotMethods.path())
-                + ", jvm events " + runtimeEvents.describe()
+                + ", jvm events " + runtimeEvents.describe() + runtimeEvents.startNote()
                 + (runtimeEvents.problem() == null ? "" : "\n" + runtimeEvents.problem());
     }
 
@@ -225,7 +225,10 @@ final class Agent {
                 problem = "restoring classes failed: " + e;
             }
         }
-        runtimeEvents.stop(); // before the session stops: JFR's last events still go in
+        String jvmNote = runtimeEvents.stop(); // before the session stops: JFR's last events still go in
+        if (jvmNote != null) {
+            problem = (problem == null ? "" : problem + "; ") + jvmNote;
+        }
         writer.writeTrivialLeftOut(registry.trivialLeftOut());
         rundown.writeEnds();
         if (Dispatcher.handler() == writer) {

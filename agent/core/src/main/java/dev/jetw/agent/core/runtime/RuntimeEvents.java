@@ -31,10 +31,83 @@ public final class RuntimeEvents {
 
     public static RuntimeEvents start(ClassicProvider provider, Set<String> families, long thresholdNanos) {
         RuntimeEvents r = new RuntimeEvents(provider, families);
-        if (!families.isEmpty()) {
-            r.startSource(thresholdNanos);
+        if (families.isEmpty()) {
+            return r;
         }
+        if (javaFeatureVersion() < JFR_MIN_JAVA) {
+            r.startSource(thresholdNanos); // the GC notifications: a few milliseconds, on the caller's thread
+            return r;
+        }
+        // JFR's start takes a few hundred milliseconds (its classes, its repository, the retransformation of the
+        // JDK's I/O classes): never on the application's thread, which premain would otherwise hold (issue 31).
+        r.starting = true;
+        r.startedAtNanos = System.nanoTime();
+        Thread t = new Thread(() -> r.startInBackground(thresholdNanos), STARTER_THREAD);
+        t.setDaemon(true);
+        r.starter = t;
+        starterHook.accept(t);
+        t.start();
         return r;
+    }
+
+    /** The daemon thread that starts JFR's stream after premain returns. */
+    public static final String STARTER_THREAD = "jetw-jfr-start";
+    /**
+     * Set to "true" once JFR's stream records (a program that needs its first milliseconds' runtime events, e.g. a
+     * test, can wait for it); "failed" when it will not.
+     */
+    public static final String RUNNING_PROPERTY = "jetw.jvm.events.running";
+    /** Tests: sees the starter thread before it starts (a seam to slow JFR's start down). */
+    static volatile java.util.function.Consumer<Thread> starterHook = t -> { };
+    /** Tests: runs on the starter thread before JFR's start (a seam to slow JFR's start down). */
+    static volatile Runnable beforeJfrStart = () -> { };
+
+    private final Object lock = new Object();
+    private boolean starting;
+    private boolean stopped;
+    private long startedAtNanos;
+    /** Milliseconds from the agent's start to the stream's recording, or -1 until then. */
+    private volatile long runningAfterMillis = -1;
+    private Thread starter;
+
+    private void startInBackground(long thresholdNanos) {
+        beforeJfrStart.run();
+        startSource(thresholdNanos);
+        RuntimeEventSource late = null;
+        String problemLine;
+        synchronized (lock) {
+            starting = false;
+            problemLine = problem;
+            if (stopped) {
+                late = source; // the agent stopped while JFR was starting: nothing is delivered
+                source = null;
+            } else if (source != null) {
+                runningAfterMillis = (System.nanoTime() - startedAtNanos) / 1_000_000;
+            }
+            System.setProperty(RUNNING_PROPERTY, source != null && problemLine == null ? "true" : "failed");
+            lock.notifyAll();
+        }
+        if (late != null) {
+            late.stop();
+        }
+        if (problemLine != null) {
+            System.err.println(problemLine); // in the start line before issue 31; that line no longer waits for JFR
+        }
+    }
+
+    /** Tests: waits until the background start has ended (true) or the time is up (false). */
+    boolean awaitStarted(long millis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + millis;
+        synchronized (lock) {
+            while (starting) {
+                long left = deadline - System.currentTimeMillis();
+                if (left <= 0) {
+                    return false;
+                }
+                lock.wait(left);
+            }
+        }
+        return true;
     }
 
     private void startSource(long thresholdNanos) {
@@ -45,7 +118,9 @@ public final class RuntimeEvents {
                 RuntimeEventSource jfr = (RuntimeEventSource) Class.forName(JFR_SOURCE, true, RuntimeEvents.class.getClassLoader())
                         .getConstructor(RuntimeEventWriter.class, long.class).newInstance(writer, thresholdNanos);
                 jfr.start();
-                source = jfr;
+                synchronized (lock) {
+                    source = jfr;
+                }
                 return;
             } catch (Throwable t) { // JFR disabled (-XX:-FlightRecorder), jdk.jfr not in the runtime image, ...
                 Throwable cause = t instanceof java.lang.reflect.InvocationTargetException && t.getCause() != null ? t.getCause() : t;
@@ -59,7 +134,9 @@ public final class RuntimeEvents {
             try {
                 GcNotificationSource gc = new GcNotificationSource(writer);
                 gc.start();
-                source = gc;
+                synchronized (lock) {
+                    source = gc;
+                }
                 missing.remove("gc");
             } catch (RuntimeException | Error e) {
                 why += "; GC notifications failed (" + oneLine(e) + ")";
@@ -70,34 +147,72 @@ public final class RuntimeEvents {
                 + (missing.isEmpty() ? "" : "no " + String.join(", ", missing) + " events, ") + "method tracing goes on";
     }
 
-    /** "gc, safepoint (JFR)", "gc (GC notifications)" or "none". */
+    /** "gc, safepoint (JFR)", "gc (GC notifications)" or "none"; while JFR starts, the selected families. */
     public String describe() {
-        if (source == null) {
+        RuntimeEventSource s;
+        synchronized (lock) {
+            if (starting) {
+                return String.join(",", families) + " (JFR)";
+            }
+            s = source;
+        }
+        if (s == null) {
             return "none";
         }
-        return source.families() + (source instanceof GcNotificationSource ? " (GC notifications)" : " (JFR)");
+        return s.families() + (s instanceof GcNotificationSource ? " (GC notifications)" : " (JFR)");
+    }
+
+    /** For the start line: how JFR's stream starts, or "". */
+    public String startNote() {
+        return starter == null ? "" : ", starting on a background thread (events before it records are not seen)";
     }
 
     /** For status: the families and source, and what the source's thread allocated. */
     public String status() {
-        RuntimeEventSource s = source;
+        RuntimeEventSource s;
+        boolean pending;
+        String p;
+        synchronized (lock) {
+            s = source;
+            pending = starting;
+            p = problem;
+        }
         long bytes = s == null ? -1 : s.allocatedBytes();
-        return describe() + (bytes < 0 ? "" : ", consumer thread allocated " + bytes + " bytes");
+        long after = runningAfterMillis;
+        return describe() + (pending ? ", JFR still starting" : "")
+                + (after >= 0 ? ", recording since " + after + " ms after the agent started" : "")
+                + (bytes < 0 ? "" : ", consumer thread allocated " + bytes + " bytes")
+                + (p == null || starter == null ? "" : "; " + p);
     }
 
-    /** The one line saying what JFR could not deliver, or null. */
+    /** The one line saying what JFR could not deliver, or null (while JFR starts in the background: null). */
     public String problem() {
-        return problem;
+        synchronized (lock) {
+            return problem;
+        }
     }
 
-    /** Delivers what the source still holds, stops it, and stops writing. */
-    public void stop() {
-        RuntimeEventSource s = source;
-        source = null;
+    /**
+     * Delivers what the source still holds, stops it, and stops writing. Never waits for a JFR start still under
+     * way (a short program would pay JFR's whole start at its exit). Returns, for the summary line, the note that no
+     * runtime events were recorded because of that, or null (status says from when on they were).
+     */
+    public String stop() {
+        RuntimeEventSource s;
+        String note = null;
+        synchronized (lock) {
+            stopped = true;
+            s = source;
+            source = null;
+            if (starting) {
+                note = "no JVM runtime events: the agent stopped before JFR's stream had started";
+            }
+        }
         if (s != null) {
             s.stop();
         }
         writer.close();
+        return note;
     }
 
     static int javaFeatureVersion() {
