@@ -22,11 +22,7 @@ public final class RuntimeEventsApp {
 
     public static void main(String[] args) throws Exception {
         System.out.println("tid main " + Thread.currentThread().getId());
-        // JFR's stream starts on jetw's own thread after premain returned (issue 31): what happens before it records
-        // is not seen, so wait for it as a program that needs its first milliseconds' runtime events would.
-        for (int i = 0; i < 1_000 && System.getProperty("jetw.jvm.events.running") == null; i++) {
-            Thread.sleep(10);
-        }
+        awaitJvmEvents();
         collect();
         contend();
         park();
@@ -39,6 +35,16 @@ public final class RuntimeEventsApp {
         // jetw's hook drains it (docs/jvm-events.md): stay long enough for the last events to be flushed.
         Thread.sleep(2_000);
         System.out.println("done");
+    }
+
+    /**
+     * JFR's stream starts on jetw's own thread after premain returned (issue 31): what happens before it records
+     * is not seen, so wait for it as a program that needs its first milliseconds' runtime events would.
+     */
+    static void awaitJvmEvents() throws InterruptedException {
+        for (int i = 0; i < 1_000 && System.getProperty("jetw.jvm.events.running") == null; i++) {
+            Thread.sleep(10);
+        }
     }
 
     static void collect() throws InterruptedException {

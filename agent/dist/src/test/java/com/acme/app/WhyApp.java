@@ -17,6 +17,7 @@ public final class WhyApp {
 
     public static void main(String[] args) throws Exception {
         System.out.println("tid main " + Thread.currentThread().getId());
+        RuntimeEventsApp.awaitJvmEvents();
         sleepRequest();
         contend();
         gcRequest();

@@ -35,7 +35,9 @@ class JavaagentIT {
         assertTrue(child.stdout().contains("caught boom\nquiet 7\nresult 19 6\n"), "application output intact:\n" + child);
         String summary = child.stderrLines().stream().filter(l -> l.matches("jetw: \\d+ events written, \\d+ dropped, \\d+ lost of \\d+ emitted, \\d+ methods, file .*"))
                 .findFirst().orElseThrow(() -> new AssertionError("no shutdown summary line\n" + child));
-        assertTrue(summary.endsWith(etl.toString()), summary);
+        // The JVM may end before JFR's stream (started after premain, issue 31) records: the line then says so.
+        assertTrue(summary.endsWith(etl.toString()) || summary.endsWith(etl + " (no JVM runtime events: the agent stopped before"
+                + " JFR's stream had started)"), summary);
         assertTrue(Files.size(etl) > 0);
 
         TraceFile trace = TraceFile.read(etl);

@@ -128,9 +128,9 @@ public final class JfrEventSource implements RuntimeEventSource {
 
     /**
      * Starts the stream on its daemon thread and returns once its recording runs (or the stream
-     * failed, or {@link #START_WAIT_MILLIS} passed): without the wait, what the application does in
-     * its first few hundred milliseconds after start-up (JFR's start takes that long on a busy
-     * machine) was never recorded — a short program's events were all missing.
+     * failed, or {@link #START_WAIT_MILLIS} passed), so that the caller knows from when on events are
+     * recorded. The caller is the core's starter thread {@code jetw-jfr-start}, never the application's
+     * (issue 31: JFR's start takes a few hundred milliseconds, which premain no longer waits for).
      */
     private void awaitRunning(RecordingStream rs) {
         CountDownLatch running = new CountDownLatch(1);
