@@ -20,18 +20,21 @@ final class EtlConsistency {
      */
     static final double SLACK_SECONDS = 60;
 
+    /** Raw time stamps to seconds after StartTime. */
     private final TimestampConverter time;
+    /** Where contradictions go. */
     private final EtlProblemLog problems;
-    /** The session's bounds in seconds after StartTime, or NaN when the header's times cannot be trusted. */
+    /** The session's bounds in seconds after StartTime, slack included (NaN: the header's times cannot be trusted). */
     private final double from;
     private final double to;
+    /** The session as a message shows it, or null when its times cannot be trusted. */
     private final String session;
 
     EtlConsistency(EtlLogfileInfo header, TimestampConverter time, EtlProblemLog problems) {
-        this.time = time;
-        this.problems = problems;
         long start = header.startTime();
         long end = header.endTime();
+        this.time = time;
+        this.problems = problems;
         String damaged = null;
         if (start <= 0) {
             damaged = String.format("StartTime %d is no time", start);

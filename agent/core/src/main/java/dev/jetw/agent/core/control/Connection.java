@@ -2,6 +2,7 @@ package dev.jetw.agent.core.control;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
 
 /** One client of the {@link ControlChannel}: its request as it arrives, its reply as it leaves, and until when it may take. */
 final class Connection {
@@ -21,9 +22,10 @@ final class Connection {
     /** System.nanoTime() after which the channel closes it, or {@link #RUNNING}. */
     long deadline;
 
-    Connection(SocketChannel socket, RequestReader request, long deadline) {
+    /** A connection just accepted, with the request's time to come in (the channel's read deadline). */
+    Connection(SocketChannel socket, RequestReader request, long requestDeadlineMillis) {
         this.socket = socket;
         this.request = request;
-        this.deadline = deadline;
+        deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestDeadlineMillis);
     }
 }

@@ -51,6 +51,8 @@ public final class ControlChannel implements Runnable {
     static final int REPLY_DEADLINE_MILLIS = 10_000;
     /** Connections read at once; one more closes the oldest, so idle connections cannot lock the tool out. */
     static final int MAX_READING = 64;
+    /** Connections the kernel queues before the channel's thread accepts them (capped by net.core.somaxconn). */
+    static final int ACCEPT_BACKLOG = 1024;
     private static final String WRONG_TOKEN = "jetw: control: wrong token; nothing done";
 
     /** Runs one request and returns its reply text (a failure starts with "jetw: "). */
@@ -86,7 +88,8 @@ public final class ControlChannel implements Runnable {
         ServerSocketChannel server = ServerSocketChannel.open();
         Selector selector = null;
         try {
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), MAX_READING);
+            // A long accept queue: when it is full the kernel drops a connecting tool's SYN, and TCP retries after 1 s.
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), ACCEPT_BACKLOG);
             server.configureBlocking(false);
             selector = Selector.open();
             server.register(selector, SelectionKey.OP_ACCEPT);
@@ -178,8 +181,7 @@ public final class ControlChannel implements Runnable {
             }
             try {
                 socket.configureBlocking(false);
-                Connection c = new Connection(socket, new RequestReader(tokenBytes),
-                        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REQUEST_DEADLINE_MILLIS));
+                Connection c = new Connection(socket, new RequestReader(tokenBytes), REQUEST_DEADLINE_MILLIS);
                 socket.register(selector, SelectionKey.OP_READ, c);
                 open.add(c);
             } catch (IOException | RuntimeException e) {

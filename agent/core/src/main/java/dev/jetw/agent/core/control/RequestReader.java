@@ -26,19 +26,16 @@ final class RequestReader {
         COMPLETE
     }
 
-    private static final int HEADER = 0;
-    private static final int TOKEN_LENGTH = 1;
-    private static final int TOKEN = 2;
-    private static final int COMMAND_LENGTH = 3;
-    private static final int COMMAND = 4;
-    private static final int ARGUMENT_LENGTH = 5;
-    private static final int ARGUMENT = 6;
+    /** The caps of the three strings, in their order on the wire: token, command, argument. */
+    private static final int[] CAPS = {ControlProtocol.MAX_TOKEN, ControlProtocol.MAX_COMMAND, ControlProtocol.MAX_ARGUMENT};
 
     private final byte[] token;
-    /** The piece being filled: a header, a length or a string, in the order of the wire format. */
+    /** The piece being filled: the header (magic, version), then per string its length and its bytes. */
     private ByteBuffer piece = ByteBuffer.allocate(8);
-    private int step = HEADER;
-    private boolean authenticated;
+    private boolean headerRead;
+    /** Which string comes next (an index into {@link #CAPS}), and whether its length or its bytes. */
+    private int string;
+    private boolean lengthNext = true;
     private String command;
     private String argument;
 
@@ -59,35 +56,36 @@ final class RequestReader {
                 return Progress.INCOMPLETE;
             }
             piece.flip();
-            switch (step++) {
-                case HEADER:
-                    checkHeader(piece.getInt(), piece.getInt());
-                    piece = ByteBuffer.allocate(4);
-                    break;
-                case TOKEN_LENGTH:
-                    piece = ByteBuffer.allocate(length(ControlProtocol.MAX_TOKEN));
-                    break;
-                case TOKEN:
-                    if (!MessageDigest.isEqual(piece.array(), token)) {
-                        return Progress.WRONG_TOKEN;
-                    }
-                    authenticated = true;
-                    piece = ByteBuffer.allocate(4);
-                    break;
-                case COMMAND_LENGTH:
-                    piece = ByteBuffer.allocate(length(ControlProtocol.MAX_COMMAND));
-                    break;
-                case COMMAND:
-                    command = new String(piece.array(), StandardCharsets.UTF_8);
-                    piece = ByteBuffer.allocate(4);
-                    break;
-                case ARGUMENT_LENGTH:
-                    piece = ByteBuffer.allocate(length(ControlProtocol.MAX_ARGUMENT));
-                    break;
-                default:
-                    argument = new String(piece.array(), StandardCharsets.UTF_8);
-                    return Progress.COMPLETE;
+            if (!headerRead) {
+                checkHeader(piece.getInt(), piece.getInt());
+                headerRead = true;
+                piece = ByteBuffer.allocate(4);
+            } else if (lengthNext) {
+                piece = ByteBuffer.allocate(length(CAPS[string]));
+                lengthNext = false;
+            } else {
+                Progress progress = take(piece.array());
+                if (progress != Progress.INCOMPLETE) {
+                    return progress;
+                }
+                piece = ByteBuffer.allocate(4);
+                lengthNext = true;
+                string++;
             }
+        }
+    }
+
+    /** One whole string: the token is checked at once, the argument completes the request. */
+    private Progress take(byte[] bytes) {
+        switch (string) {
+            case 0:
+                return MessageDigest.isEqual(bytes, token) ? Progress.INCOMPLETE : Progress.WRONG_TOKEN;
+            case 1:
+                command = new String(bytes, StandardCharsets.UTF_8);
+                return Progress.INCOMPLETE;
+            default:
+                argument = new String(bytes, StandardCharsets.UTF_8);
+                return Progress.COMPLETE;
         }
     }
 
@@ -106,11 +104,6 @@ final class RequestReader {
             throw new IOException("a string of " + length + " bytes (at most " + max + " allowed)");
         }
         return length;
-    }
-
-    /** Whether the token has been read and matched (a client past it is one of ours). */
-    boolean authenticated() {
-        return authenticated;
     }
 
     String command() {
