@@ -82,10 +82,15 @@ final class EtlBufferChain {
         }
         data.sort(Comparator.comparingLong(EtlBufferInfo::sequenceNumber));
         data.add(0, zero);
-        if (off == fileSize && header.buffersWritten() > index && (header.logFileMode() & LOGFILE_MODE_CIRCULAR) == 0) {
+        boolean circular = (header.logFileMode() & LOGFILE_MODE_CIRCULAR) != 0;
+        if (off == fileSize && header.buffersWritten() > index && !circular) {
             problems.truncated(fileSize, String.format(
                     "truncated: the header says %d buffers were written, the file holds %d (ends at offset 0x%x)",
                     header.buffersWritten(), index, fileSize));
+        } else if (off == fileSize && header.buffersWritten() > 0 && header.buffersWritten() < index && !circular) {
+            // Windows and jetw both count every buffer they write (jetw rewrites the count after each one).
+            problems.inconsistent(0, String.format("inconsistent logfile header: it says %d buffers were written,"
+                    + " the file holds %d whole buffers", header.buffersWritten(), index));
         }
         return data;
     }

@@ -2,7 +2,8 @@ package dev.jetw.etl;
 
 /**
  * Damage the reader found and read around: the events it could not deliver are in no record, and
- * every other record is still delivered. One line, naming the file offset.
+ * every other record is still delivered; or fields that contradict each other, so that what was
+ * delivered cannot all be right. One line, naming the file offset.
  */
 public final class EtlProblem {
 
@@ -10,8 +11,14 @@ public final class EtlProblem {
     public enum Kind {
         /** The file ends inside a buffer, or holds fewer buffers than its header says. */
         TRUNCATED,
-        /** A buffer whose header or record chain is inconsistent; all its records were skipped. */
-        CORRUPT_BUFFER
+        /** A buffer whose header or record chain is inconsistent; its records from the damage on were skipped. */
+        CORRUPT_BUFFER,
+        /**
+         * Fields that contradict each other or the file: the logfile header's times or buffer count, records
+         * time-stamped outside their session or after their buffer was flushed. The records are delivered as
+         * read, but the file is damaged (.etl files carry no checksum), so some of what they say is wrong.
+         */
+        INCONSISTENT
     }
 
     private final Kind kind;

@@ -28,6 +28,11 @@ final class EtlProblemLog {
         add(EtlProblem.Kind.CORRUPT_BUFFER, offset, message);
     }
 
+    /** Fields that contradict each other or the file; no buffer was skipped for it. */
+    void inconsistent(long offset, String message) {
+        add(EtlProblem.Kind.INCONSISTENT, offset, message);
+    }
+
     private void add(EtlProblem.Kind kind, long offset, String message) {
         if (listed.size() < MAX_LISTED) {
             listed.add(new EtlProblem(kind, offset, message));

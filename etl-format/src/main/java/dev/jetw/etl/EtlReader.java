@@ -45,7 +45,9 @@ import java.util.List;
  * {@link EtlProblem.Kind#TRUNCATED} problem. A buffer whose header is inconsistent, or whose
  * compressed stream does not decode, is skipped whole; a damaged record ends its buffer, the records
  * before it are kept; both are {@link EtlProblem.Kind#CORRUPT_BUFFER} problems, and reading goes on
- * with the next buffer. Records of an undecoded type are counted ({@link #unknownRecords()}) and
+ * with the next buffer. Fields that contradict each other (the header's times, its buffer count and
+ * the file, records time-stamped outside the session or after their buffer's TimeStamp) are
+ * {@link EtlProblem.Kind#INCONSISTENT} problems ({@link EtlConsistency}); those records are delivered. Records of an undecoded type are counted ({@link #unknownRecords()}) and
  * skipped. At most {@link #MAX_PROBLEMS} problems are listed; the rest are counted in one last line.
  */
 public final class EtlReader implements Closeable {
@@ -68,6 +70,7 @@ public final class EtlReader implements Closeable {
     private byte[] compressed = new byte[0];
     private final EtlRecordParser parser;
     private final EtlProblemLog problems = new EtlProblemLog();
+    private final EtlConsistency consistency;
     private final ArrayDeque<EtlRecord> pending = new ArrayDeque<>();
     private int nextBuffer;
     private int compressedBuffers;
@@ -131,6 +134,7 @@ public final class EtlReader implements Closeable {
         this.buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
         this.time = TimestampConverter.of(header);
         this.parser = new EtlRecordParser(time);
+        this.consistency = new EtlConsistency(header, time, problems);
         this.buffers = Collections.unmodifiableList(
                 EtlBufferChain.walk(this::readFully, fileSize, capacity, header, problems));
     }
@@ -242,6 +246,7 @@ public final class EtlReader implements Closeable {
         if (bad == null) {
             List<EtlRecord> out = new ArrayList<>();
             String damage = parser.parseBuffer(buffer, used, info.fileOffset(), info.fileIndex(), out);
+            consistency.checkRecords(info, out);
             pending.addAll(out);
             if (damage == null) {
                 return;

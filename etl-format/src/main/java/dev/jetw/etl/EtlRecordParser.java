@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Decodes the record chain of one buffer (etl-format.md §3, §5-§7). A record that does not fit its
- * buffer, or a dword that is no record header, ends the chain: the records before it are kept and the
- * damage is reported to the caller. Records of a header type the reader does not decode are counted
- * and skipped by their Size.
+ * Decodes the record chain of one buffer (etl-format.md §3, §5-§7). The chain must end exactly at the
+ * buffer's Offset: a record that does not fit its buffer, a dword that is no record header, or the
+ * 0xFF fill before Offset ends the chain: the records before it are kept and the damage is reported
+ * to the caller. Records of a header type Windows writes and the reader does not decode are counted
+ * and skipped by their Size; a marker no writer makes is damage.
  */
 final class EtlRecordParser {
 
@@ -56,7 +57,10 @@ final class EtlRecordParser {
             }
             int marker = buf.getInt(pos);
             if (marker == END_OF_DATA) {
-                break; // the 0xFF fill: some writers leave Offset past the last record
+                // The 0xFF fill starts at Offset in every file Windows and jetw write: met before it, the fill
+                // overwrote records (or Offset is wrong), and what follows cannot be told from damage.
+                return damaged(String.format("0xFF fill at buffer offset 0x%x, before the buffer's Offset 0x%x", pos, end),
+                        kept, end - pos);
             }
             int flags = marker >>> 24;
             int headerType = (marker >>> 16) & 0xFF;
@@ -67,6 +71,11 @@ final class EtlRecordParser {
                         kept, end - pos);
             }
             if (fixed < 0 || flags != EtlFormat.MARKER_FLAGS) {
+                if (!isUndecodedKind(flags, headerType)) {
+                    // No writer makes this marker: skipping it by its "size" would lose a record unseen.
+                    return damaged(String.format("marker 0x%08x at buffer offset 0x%x is of no record type", marker, pos),
+                            kept, end - pos);
+                }
                 int size = marker & 0xFFFF;
                 if (size < 8 || pos + size > end) {
                     return damaged(String.format("record of unknown type 0x%08x at buffer offset 0x%x has size %d"
@@ -129,6 +138,14 @@ final class EtlRecordParser {
             default:
                 return -1;
         }
+    }
+
+    /**
+     * Records Windows writes that this reader does not decode: WPP messages (marker flags 0x90) and the
+     * sized header types TIMED, ERROR, WNODE and MESSAGE (0x0C-0x0F) under the usual 0xC0 flags.
+     */
+    static boolean isUndecodedKind(int flags, int headerType) {
+        return flags == 0x90 || flags == EtlFormat.MARKER_FLAGS && headerType >= 0x0C && headerType <= 0x0F;
     }
 
     /** SYSTEM, COMPACT and PERFINFO headers keep a Version word in bytes 0-1 and the size at +4. */

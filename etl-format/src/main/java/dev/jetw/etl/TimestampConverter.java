@@ -53,6 +53,11 @@ public final class TimestampConverter {
         return whole * FILETIME_PER_SECOND + rest * FILETIME_PER_SECOND / ticksPerSecond;
     }
 
+    /** Seconds from the anchor to {@code raw}, in floating point: no overflow for any raw value (damaged ones included). */
+    public double secondsSinceStart(long raw) {
+        return ((double) raw - (double) anchor) / ticksPerSecond;
+    }
+
     /** Absolute FILETIME (100 ns since 1601-01-01 UTC) of raw time stamp {@code raw}. */
     public long toFileTime(long raw) {
         return startFileTime + hundredNanosSinceStart(raw);

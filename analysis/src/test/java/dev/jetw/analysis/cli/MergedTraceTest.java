@@ -2,6 +2,7 @@ package dev.jetw.analysis.cli;
 
 import dev.jetw.etl.EtlFixtureBuilder;
 import dev.jetw.etl.EtlFormat;
+import dev.jetw.etl.EtlLogfileHeader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,7 +51,11 @@ class MergedTraceTest {
         byte[] buffer = Arrays.copyOfRange(kernel, size, 2 * size);
         ByteBuffer.wrap(buffer).order(ByteOrder.LITTLE_ENDIAN).putLong(EtlFormat.BH_SEQUENCE_NUMBER, 10);
         out.writeBytes(buffer);
-        return out.toByteArray();
+        byte[] file = out.toByteArray();
+        // The header counts the buffers, the appended one too (the reader checks it against the file).
+        ByteBuffer header = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
+        header.putInt(EtlLogfileHeader.FILE_OFF_BUFFERS_WRITTEN, header.getInt(EtlLogfileHeader.FILE_OFF_BUFFERS_WRITTEN) + 1);
+        return file;
     }
 
     private Path file(String name, byte[] bytes) throws IOException {

@@ -116,6 +116,10 @@ public final class JetwCli {
         if (!pid.matches("[0-9]+")) {
             return usage(err, "pid '" + pid + "' is not a process id (a decimal number; ./jetw list shows them)");
         }
+        String otherUser = ProcessOwner.otherUserReason(command, pid);
+        if (otherUser != null) {
+            throw new JetwFailure(command + " " + pid, otherUser);
+        }
         AttachApi attach = AttachApi.load();
         String channel = controlChannel(attach, pid);
         if (channel == null) {

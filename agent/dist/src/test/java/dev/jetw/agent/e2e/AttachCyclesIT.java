@@ -74,6 +74,60 @@ class AttachCyclesIT {
         }
     }
 
+    /**
+     * Issue 27, item 8: what jetw itself keeps per cycle. With the JIT's profiling on, Metaspace grows 18-36 KB
+     * per cycle for dozens of cycles (JDK 17 and 25, propagate=false too), and the JVM's loaded-class count by 8:
+     * measured with -Xlog:class+load, jcmd VM.metaspace and clhsdb, that is the JVM warming up to the agent, not
+     * something jetw holds: (1) MethodData of the agent's and Byte Buddy's methods as more of them reach the
+     * profiling thresholds (the isolated loader's Metaspace grew while its class count did not); (2) one
+     * reflection accessor class per method Byte Buddy calls reflectively (advice annotations, Instrumentation,
+     * Module), 74 in all, the last by cycle 15; (3) HotSpot counts every redefinition (3 application classes and
+     * ThreadPoolExecutor, at attach and at detach) as a class loaded and never as one unloaded, though the old
+     * version is freed. Without profiling (C1 only) Metaspace is flat from cycle 5 on JDK 17 and 25, and
+     * so are the live classes: this test pins that jetw retains nothing per cycle.
+     */
+    @Test
+    void withoutTheJitsProfilingThirtyCyclesKeepMetaspaceAndClassesFlat() throws Exception {
+        try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading", "-Xmx256m", "-XX:TieredStopAtLevel=1"),
+                ChildJvm.appClassPath(), AttachTargetApp.class)) {
+            target.awaitStdout(l -> l.startsWith("ready"), "ready");
+            String pid = Long.toString(target.pid());
+            assertEquals(0, ChildJvm.tool("attach", pid, INCLUDE, "backend=portable", "file=" + temp.resolve("first.etl")).exit());
+            assertEquals(0, ChildJvm.tool("detach", pid).exit());
+            String channel = controlChannel(pid);
+            Method request = controlClient();
+            long[] metaspace = new long[CYCLES];
+            long[] classes = new long[CYCLES];
+            for (int i = 0; i < CYCLES; i++) {
+                Path file = temp.resolve("c" + i + ".etl");
+                assertTrue(((String) request.invoke(null, channel, "attach", INCLUDE + ",backend=portable,file=" + file)).startsWith("jetw agent attached"));
+                work(target);
+                assertTrue(((String) request.invoke(null, channel, "detach", "")).startsWith("jetw agent detached"));
+                Files.delete(file);
+                metaspace[i] = memory(target)[1];
+                classes[i] = liveClasses(pid);
+            }
+            String report = "Metaspace KB " + Arrays.toString(Arrays.stream(metaspace).map(b -> b / 1024).toArray())
+                    + "\nlive classes " + Arrays.toString(classes);
+            System.out.println(report);
+            int last = CYCLES - 1;
+            int warm = CYCLES - 21; // the last 20 cycles, after 10 of warm-up
+            assertTrue(metaspace[last] - metaspace[warm] <= 20 * 4096L, "Metaspace over 4 KB per cycle:\n" + report);
+            assertTrue(classes[last] - classes[warm] <= 20, "more than one class per cycle:\n" + report);
+            target.send("exit");
+            assertEquals(0, target.waitForExit(), target.toString());
+        }
+    }
+
+    /** The classes the JVM holds (jcmd VM.metaspace: "Total Usage - N loaders, M classes"), redefinitions not counted. */
+    private static long liveClasses(String pid) throws Exception {
+        Path jcmd = Paths.get(System.getProperty("java.home"), "bin", "jcmd");
+        ChildJvm.Result r = ChildJvm.run(List.of(jcmd.toString(), pid, "VM.metaspace"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Total Usage - \\d+ loaders, (\\d+) classes").matcher(r.stdout());
+        assertTrue(m.find(), r.toString());
+        return Long.parseLong(m.group(1));
+    }
+
     private static String controlChannel(String pid) throws Exception {
         VirtualMachine vm = VirtualMachine.attach(pid);
         try {

@@ -22,4 +22,28 @@ class ProcessOwnerTest {
         assertTrue(ProcessOwner.uid(java.nio.file.Paths.get("/proc/self/status")) == null
                 || ProcessOwner.uid(java.nio.file.Paths.get("/proc/self/status")).matches("[0-9]+"));
     }
+
+    @Test
+    void anotherUsersJvmIsExplainedInTheUsersNames() {
+        // The condition simulated: a JVM of nobody (65534), the tool run by alice (1000), not root.
+        assertEquals("the JVM runs as user nobody (uid 65534), this tool as user alice (uid 1000); only the JVM's own user"
+                + " and root may attach to it: run ./jetw status 4242 as nobody (sudo -u nobody ./jetw status 4242) or as root",
+                ProcessOwner.otherUserReason("status", "4242", "65534", "nobody", "1000", "alice"));
+        assertEquals("the JVM runs as user uid 2001, this tool as user alice (uid 1000); only the JVM's own user and root may"
+                + " attach to it: run ./jetw detach 7 as uid 2001 (sudo -u #2001 ./jetw detach 7) or as root",
+                ProcessOwner.otherUserReason("detach", "7", "2001", null, "1000", "alice"));
+    }
+
+    @Test
+    void userNamesComeFromThePasswdFile() {
+        List<String> passwd = List.of("root:x:0:0:root:/root:/bin/bash", "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin");
+        assertEquals("nobody", ProcessOwner.userNameOf(passwd, "65534"));
+        assertEquals("root", ProcessOwner.userNameOf(passwd, "0"));
+        assertNull(ProcessOwner.userNameOf(passwd, "1000"));
+    }
+
+    @Test
+    void ownJvmAndRootNeedNoReason() {
+        assertNull(ProcessOwner.otherUserReason("status", Long.toString(ProcessHandle.current().pid())));
+    }
 }

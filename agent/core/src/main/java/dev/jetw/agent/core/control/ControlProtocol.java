@@ -4,13 +4,15 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
  * The wire format of the control channel (docs/agent-dist.md): a request is the magic number, the
  * protocol version and three length-prefixed UTF-8 strings (token, command, argument); the reply
  * is the magic number and one string. Lengths are capped so that a stray client cannot make the
- * agent allocate much; the token comes first so the agent checks it before reading anything large.
+ * agent allocate much; the token comes first so the agent checks it before reading anything large
+ * (the agent's side reads requests with {@link RequestReader}).
  */
 final class ControlProtocol {
 
@@ -34,30 +36,13 @@ final class ControlProtocol {
         out.flush();
     }
 
-    /** Reads magic, version and token; the caller checks the token before reading the rest. */
-    static String readRequestToken(DataInputStream in) throws IOException {
-        if (in.readInt() != MAGIC) {
-            throw new IOException("not a jetw control request");
-        }
-        int version = in.readInt();
-        if (version != VERSION) {
-            throw new IOException("control protocol version " + version + ", this agent speaks " + VERSION);
-        }
-        return readString(in, MAX_TOKEN);
-    }
-
-    static String readCommand(DataInputStream in) throws IOException {
-        return readString(in, MAX_COMMAND);
-    }
-
-    static String readArgument(DataInputStream in) throws IOException {
-        return readString(in, MAX_ARGUMENT);
-    }
-
-    static void writeReply(DataOutputStream out, String reply) throws IOException {
-        out.writeInt(MAGIC);
-        writeString(out, reply);
-        out.flush();
+    /** The reply as it goes on the wire: the magic number and one string. */
+    static ByteBuffer reply(String reply) {
+        byte[] bytes = reply.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer buffer = ByteBuffer.allocate(8 + bytes.length);
+        buffer.putInt(MAGIC).putInt(bytes.length).put(bytes);
+        buffer.flip();
+        return buffer;
     }
 
     static String readReply(DataInputStream in) throws IOException {

@@ -12,11 +12,20 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The control channel end to end over loopback: token check, long arguments, size caps, a failing handler. */
+/**
+ * The control channel end to end over loopback: token check, long arguments, size caps, a failing handler,
+ * and other local users' connections (idle, slow, malformed, a flood) never holding up a request.
+ */
 class ControlChannelTest {
 
     private final List<String> handled = Collections.synchronizedList(new ArrayList<>());
@@ -83,5 +92,134 @@ class ControlChannelTest {
         String[] parts = channel.address().split(" ");
         IOException e = assertThrows(IOException.class, () -> ControlClient.request("2 " + parts[1] + " " + parts[2], "status", ""));
         assertTrue(e.getMessage().contains("this tool speaks version 1"), e.getMessage());
+    }
+
+    /** What a stalling or flooding local user may cost a request: the channel promises 1 s, 2 s allows for a busy 2-core machine. */
+    private static final long BOUND_MILLIS = 2_000;
+
+    @Test
+    void anIdleConnectionDoesNotHoldUpStatus() throws Exception {
+        try (Socket idle = new Socket(InetAddress.getLoopbackAddress(), port())) {
+            Thread.sleep(100); // the channel has accepted it
+            long millis = timedStatus();
+            System.out.println("status with 1 idle connection: " + millis + " ms");
+            assertTrue(millis < BOUND_MILLIS, millis + " ms");
+        }
+    }
+
+    @Test
+    void aStalledRequestIsClosedAfterTheReadDeadline() throws Exception {
+        try (Socket slow = new Socket(InetAddress.getLoopbackAddress(), port())) {
+            DataOutputStream out = new DataOutputStream(slow.getOutputStream());
+            out.writeInt(ControlProtocol.MAGIC); // and then nothing
+            out.flush();
+            slow.setSoTimeout(10_000);
+            long start = System.nanoTime();
+            assertEquals(-1, slow.getInputStream().read(), "closed without a reply");
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(millis < ControlChannel.REQUEST_DEADLINE_MILLIS + BOUND_MILLIS, millis + " ms");
+        }
+        assertTrue(handled.isEmpty(), handled.toString());
+    }
+
+    @Test
+    void aRequestArrivingByteByByteIsServed() throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        ControlProtocol.writeRequest(new DataOutputStream(bytes), channel.address().split(" ")[2], "status", "");
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port())) {
+            s.setTcpNoDelay(true);
+            for (byte b : bytes.toByteArray()) {
+                s.getOutputStream().write(b);
+                s.getOutputStream().flush();
+                Thread.sleep(2);
+            }
+            assertEquals("reply to status with 0 chars", ControlProtocol.readReply(new DataInputStream(s.getInputStream())));
+        }
+    }
+
+    @Test
+    void fortyThreadsFloodingMalformedSlowAndIdleRequestsDoNotHoldUpStatus() throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger connections = new AtomicInteger();
+        ExecutorService flood = Executors.newFixedThreadPool(40);
+        List<Long> millis = new ArrayList<>();
+        try {
+            for (int t = 0; t < 40; t++) {
+                int kind = t % 4;
+                long seed = t;
+                flood.execute(() -> hostileClient(kind, new Random(seed), stop, connections));
+            }
+            Thread.sleep(300);
+            for (int i = 0; i < 10; i++) {
+                millis.add(timedStatus());
+                Thread.sleep(50);
+            }
+        } finally {
+            stop.set(true);
+            flood.shutdownNow();
+            flood.awaitTermination(10, TimeUnit.SECONDS);
+        }
+        long worst = Collections.max(millis);
+        System.out.println("status under a 40-thread flood (" + connections.get() + " hostile connections): " + millis + " ms, worst " + worst);
+        assertTrue(worst < BOUND_MILLIS, millis.toString());
+        assertEquals(10, handled.size(), "only the status requests ran: " + handled);
+    }
+
+    /** One local user's thread: garbage, a slow trickle, idle connections or a wrong token, again and again. */
+    private void hostileClient(int kind, Random random, AtomicBoolean stop, AtomicInteger connections) {
+        while (!stop.get()) {
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port())) {
+                connections.incrementAndGet();
+                s.setSoTimeout(3_000);
+                DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                switch (kind) {
+                    case 0: { // malformed: random bytes
+                        byte[] junk = new byte[1 + random.nextInt(64)];
+                        random.nextBytes(junk);
+                        out.write(junk);
+                        out.flush();
+                        s.getInputStream().read();
+                        break;
+                    }
+                    case 1: // slow: a byte at a time
+                        out.writeByte(0x4A);
+                        out.flush();
+                        for (int i = 0; i < 20 && !stop.get(); i++) {
+                            Thread.sleep(100);
+                            out.writeByte(0x45);
+                            out.flush();
+                        }
+                        break;
+                    case 2: // idle until closed
+                        s.getInputStream().read();
+                        break;
+                    default: // a well-formed request with a wrong token and a huge declared argument
+                        out.writeInt(ControlProtocol.MAGIC);
+                        out.writeInt(ControlProtocol.VERSION);
+                        out.writeInt(64);
+                        out.writeBytes("0".repeat(64));
+                        out.writeInt(6);
+                        out.writeBytes("detach");
+                        out.writeInt(ControlProtocol.MAX_ARGUMENT);
+                        out.flush();
+                        s.getInputStream().read();
+                        break;
+                }
+            } catch (IOException e) {
+                // closed by the channel: what it should do to such a client
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private long timedStatus() throws IOException {
+        long start = System.nanoTime();
+        assertEquals("reply to status with 0 chars", ControlClient.request(channel.address(), "status", ""));
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    private int port() {
+        return Integer.parseInt(channel.address().split(" ")[1]);
     }
 }
