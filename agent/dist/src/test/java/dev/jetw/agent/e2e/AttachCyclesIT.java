@@ -9,6 +9,7 @@ import com.sun.tools.attach.VirtualMachine;
 import java.nio.file.Files;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
