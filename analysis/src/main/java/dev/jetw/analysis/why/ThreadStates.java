@@ -6,47 +6,73 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A thread's scheduling state over one call, from the kernel's Thread/CSwitch and Thread/ReadyThread
- * events for that thread: switched in = on CPU; switched out in state Waiting = waiting for the
- * CSwitch's wait reason; switched out in state Ready, Standby or DeferredReady = preempted, ready;
- * readied (ReadyThread) = ready until switched in. The state at the call's start is the one the last
- * change before it left; with no change before it, the time up to the first change is "unknown".
- * The states' times add up to the call's wall time exactly.
+ * events for that thread, as {@link CpuTimeline} reads them (its rule for switch-ins the trace does not
+ * hold included). The changes arrive in any order and are sorted here; the state at the call's start is
+ * what the last changes before it left (the latest {@link #KEPT_BEFORE} are kept); with none, the time up
+ * to the first change is "unknown". The states' times add up to the call's wall time exactly. The waits
+ * that a ReadyThread ended inside the call are kept with their waker ({@link #wakes()}).
  */
 final class ThreadStates {
 
-    static final String ON_CPU = "on CPU";
-    static final String READY = "ready, waiting for a CPU";
-    static final String UNKNOWN = "unknown (no context switch before it)";
-    static final String WAITING = "waiting: ";
+    static final String ON_CPU = CpuTimeline.ON_CPU;
+    static final String READY = CpuTimeline.READY;
+    static final String UNKNOWN = CpuTimeline.UNKNOWN;
 
-    /** KTHREAD_STATE values of CSwitch's OldThreadState. */
-    private static final int STATE_READY = 1;
-    private static final int STATE_STANDBY = 3;
-    private static final int STATE_TERMINATED = 4;
-    private static final int STATE_WAITING = 5;
-    private static final int STATE_TRANSITION = 6;
-    private static final int STATE_DEFERRED_READY = 7;
+    /** Changes before the call kept to find its state at the start (the last ones: a missing switch-in needs more than one). */
+    static final int KEPT_BEFORE = 8;
 
-    /** A change of state; {@code after} is null for a ReadyThread (ready unless already running). */
+    private static final int SWITCH_IN = 0;
+    private static final int SWITCH_OUT = 1;
+    private static final int READIED = 2;
+
     private static final class Change {
         final long time;
         final long order;
-        final String after;
+        final int kind;
+        final int oldState;
+        final int waitReason;
+        final long waker;
+        final int wakerPid;
 
-        Change(long time, long order, String after) {
+        Change(long time, long order, int kind, int oldState, int waitReason, long waker, int wakerPid) {
             this.time = time;
             this.order = order;
-            this.after = after;
+            this.kind = kind;
+            this.oldState = oldState;
+            this.waitReason = waitReason;
+            this.waker = waker;
+            this.wakerPid = wakerPid;
         }
     }
 
+    /** A wait inside the call that a ReadyThread ended: who readied the thread, when, and the wait's time inside the call. */
+    static final class Wake {
+        final long time;
+        final long waker;
+        final int wakerPid;
+        final long waited;
+
+        Wake(long time, long waker, int wakerPid, long waited) {
+            this.time = time;
+            this.waker = waker;
+            this.wakerPid = wakerPid;
+            this.waited = waited;
+        }
+    }
+
+    private static final Comparator<Change> ORDER = Comparator.comparingLong((Change c) -> c.time).thenComparingLong(c -> c.order);
+
     private final long start;
     private final long end;
-    private Change before;
+    private final TreeSet<Change> before = new TreeSet<>(ORDER);
     private final List<Change> inside = new ArrayList<>();
+    private Map<String, Long> times;
+    private List<Wake> wakes;
+    private long missingSwitchIns;
 
     ThreadStates(long start, long end) {
         this.start = start;
@@ -54,68 +80,110 @@ final class ThreadStates {
     }
 
     void switchedIn(long time, long order) {
-        add(new Change(time, order, ON_CPU));
+        add(new Change(time, order, SWITCH_IN, 0, 0, 0, 0));
     }
 
     void switchedOut(long time, long order, int state, int waitReason) {
-        add(new Change(time, order, stateName(state, waitReason)));
+        add(new Change(time, order, SWITCH_OUT, state, waitReason, 0, 0));
     }
 
-    void readied(long time, long order) {
-        add(new Change(time, order, null));
+    /** A ReadyThread of the thread, whose header names thread {@code waker} of process {@code wakerPid}. */
+    void readied(long time, long order, long waker, int wakerPid) {
+        add(new Change(time, order, READIED, 0, 0, waker, wakerPid));
     }
 
     private void add(Change c) {
+        times = null;
         if (c.time <= start) {
-            if (before == null || c.time > before.time || (c.time == before.time && c.order > before.order)) {
-                before = c;
+            before.add(c);
+            if (before.size() > KEPT_BEFORE) {
+                before.pollFirst();
             }
         } else if (c.time < end) {
             inside.add(c);
         }
     }
 
-    static String stateName(int state, int waitReason) {
-        switch (state) {
-            case STATE_WAITING:
-                return WAITING + WaitReasons.name(waitReason);
-            case STATE_READY:
-            case STATE_STANDBY:
-            case STATE_DEFERRED_READY:
-                return READY;
-            case STATE_TRANSITION:
-                return WAITING + "Transition (kernel stack not resident)";
-            case STATE_TERMINATED:
-                return "terminated";
-            default:
-                return "off CPU, state " + state;
-        }
-    }
-
     /** Time per state inside the call: on CPU, ready, each wait reason (longest first), unknown. */
     Map<String, Long> times() {
-        inside.sort(Comparator.comparingLong((Change c) -> c.time).thenComparingLong(c -> c.order));
-        Map<String, Long> raw = new TreeMap<>();
-        String state = before == null ? UNKNOWN : next(UNKNOWN, before);
-        long at = start;
-        for (Change c : inside) {
-            raw.merge(state, c.time - at, Long::sum);
-            at = c.time;
-            state = next(state, c);
+        if (times == null) {
+            replay();
         }
-        raw.merge(state, end - at, Long::sum);
+        return times;
+    }
+
+    /** The waits a ReadyThread ended inside the call, in time order. */
+    List<Wake> wakes() {
+        if (times == null) {
+            replay();
+        }
+        return wakes;
+    }
+
+    /** Switch-outs inside the call while the thread was not known to be running. */
+    long missingSwitchIns() {
+        if (times == null) {
+            replay();
+        }
+        return missingSwitchIns;
+    }
+
+    private void replay() {
+        inside.sort(ORDER);
+        Map<String, Long> raw = new TreeMap<>();
+        List<Wake> w = new ArrayList<>();
+        long[] gaps = {0};
+        CpuTimeline.Segments clip = (from, to, state, waker, wakerPid) -> {
+            long a = Math.max(from, start);
+            long b = Math.min(to, end);
+            if (b > a) {
+                raw.merge(state, b - a, Long::sum);
+            }
+            if (waker != CpuTimeline.NO_WAKER && to > start) {
+                w.add(new Wake(to, waker, wakerPid, Math.max(0, b - a)));
+            }
+            if ((state.equals(CpuTimeline.ON_CPU_ESTIMATED) || state.equals(CpuTimeline.UNKNOWN_GAP)) && to > start) {
+                gaps[0]++;
+            }
+        };
+        CpuTimeline t = before.isEmpty() ? new CpuTimeline(clip, UNKNOWN, start) : new CpuTimeline(clip);
+        for (Change c : before) {
+            replay(t, c);
+        }
+        for (Change c : inside) {
+            replay(t, c);
+        }
+        t.finish(end);
         Map<String, Long> out = new LinkedHashMap<>();
         take(raw, out, ON_CPU);
+        take(raw, out, CpuTimeline.ON_CPU_ESTIMATED);
         take(raw, out, READY);
         List<Map.Entry<String, Long>> rest = new ArrayList<>(raw.entrySet());
-        rest.removeIf(e -> e.getKey().equals(UNKNOWN));
+        rest.removeIf(e -> e.getKey().equals(UNKNOWN) || e.getKey().equals(CpuTimeline.UNKNOWN_GAP));
         rest.sort(Map.Entry.<String, Long>comparingByValue().reversed());
         for (Map.Entry<String, Long> e : rest) {
             out.put(e.getKey(), e.getValue());
         }
+        take(raw, out, CpuTimeline.UNKNOWN_GAP);
         take(raw, out, UNKNOWN);
         out.values().removeIf(v -> v == 0);
-        return out;
+        times = out;
+        wakes = w;
+        missingSwitchIns = gaps[0];
+    }
+
+    private static void replay(CpuTimeline t, Change c) {
+        switch (c.kind) {
+            case SWITCH_IN:
+                t.switchedIn(c.time);
+                break;
+            case SWITCH_OUT:
+                t.switchedOut(c.time, c.oldState, c.waitReason);
+                break;
+            default:
+                t.readied(c.time, c.waker, c.wakerPid);
+                break;
+        }
     }
 
     private static void take(Map<String, Long> from, Map<String, Long> to, String key) {
@@ -123,12 +191,5 @@ final class ThreadStates {
         if (v != null) {
             to.put(key, v);
         }
-    }
-
-    private static String next(String state, Change c) {
-        if (c.after != null) {
-            return c.after;
-        }
-        return state.equals(ON_CPU) ? ON_CPU : READY;
     }
 }
