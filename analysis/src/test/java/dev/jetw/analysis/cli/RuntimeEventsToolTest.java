@@ -83,13 +83,13 @@ class RuntimeEventsToolTest {
         assertEquals(0, EtlToolTest.run("chrome-trace", "-o", json.toString(), f.toString()).status());
         String text = new String(Files.readAllBytes(json), StandardCharsets.UTF_8);
         assertTrue(text.contains("\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":4242,\"tid\":0,\"args\":{\"name\":\"JVM runtime (jetw jvm= events)\"}"), text);
-        ChromeTraceJson t = ChromeTraceJson.read(json);
-        long parkTrack = t.track("worker-1 (tid 12): JVM runtime");
-        assertEquals(List.of("JvmPark ts=4000.0 dur=5000.0", "JvmGcPause ts=10000.0 dur=1000.0"), t.on(0),
+        ChromeTraceJson chrome = ChromeTraceJson.read(json);
+        long parkTrack = chrome.track("worker-1 (tid 12): JVM runtime");
+        assertEquals(List.of("JvmPark ts=4000.0 dur=5000.0", "JvmGcPause ts=10000.0 dur=1000.0"), chrome.on(0),
                 "every runtime event on the JVM track, named by its class");
-        assertEquals(List.of("JvmPark ts=4000.0 dur=5000.0"), t.on(parkTrack),
+        assertEquals(List.of("JvmPark ts=4000.0 dur=5000.0"), chrome.on(parkTrack),
                 "the park also on a JVM runtime track of thread 12 (not on its call track, whose slices it may overlap partly)");
-        ChromeTraceJson.Slice park = t.slices.get(0);
+        ChromeTraceJson.Slice park = chrome.slices.stream().filter(s -> s.name.equals("JvmPark")).findFirst().orElseThrow();
         assertEquals("java.lang.Object", park.args.get("BlockerClass"), "the fields are args: " + park.args);
         assertEquals(12L, ChromeTraceJson.lng(park.args.get("javaThreadId")));
         // perfetto: each runtime class on its own track under the process, as a slice with its START's fields
