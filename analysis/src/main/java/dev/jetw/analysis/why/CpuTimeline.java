@@ -22,7 +22,7 @@ public final class CpuTimeline {
     public static final String ON_CPU_ESTIMATED = "on CPU, estimated (switch-in not recorded)";
     public static final String READY = "ready, waiting for a CPU";
     public static final String UNKNOWN = "unknown (no context switch before it)";
-    public static final String UNKNOWN_GAP = "unknown (switch-in not recorded, nor a wake-up)";
+    public static final String UNKNOWN_GAP = "unknown (switch-in not recorded)";
     public static final String WAITING = "waiting: ";
 
     /** Waker of a segment that is not a wait ended by a ReadyThread. */

@@ -123,7 +123,7 @@ class WhyWakersTest {
         Map<?, ?> c = onlyCall(r);
         assertEquals(Map.of("on CPU", 10.0, "on CPU, estimated (switch-in not recorded)", 2.0,
                 "ready, waiting for a CPU", 3.0, "waiting: UserRequest", 11.0, "waiting: WrQueue", 2.0,
-                "unknown (switch-in not recorded, nor a wake-up)", 2.0), doubles(c.get("states")));
+                "unknown (switch-in not recorded)", 2.0), doubles(c.get("states")));
         assertEquals(2L, lng(MiniJson.object(r.out()).get("missingSwitchIns")));
         assertTrue(((List<?>) c.get("notes")).contains("2 switch-ins missing in this trace (a thread switched out while"
                 + " not on a CPU); time around them is estimated: on CPU since the thread's last wake-up, else unknown"),
