@@ -1,10 +1,6 @@
 package dev.jetw.analysis.cli;
 
-import dev.jetw.analysis.kernel.KernelDecoder;
-import dev.jetw.analysis.kernel.KernelEvent;
 import dev.jetw.etl.EtlReader;
-import dev.jetw.etl.EtlRecord;
-import dev.jetw.etl.TimeOrderedRecords;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -228,25 +224,11 @@ final class ChromeTraceCommand {
                 }
             });
             KernelTracks kernel = new KernelTracks(context, o, window, reader.header().perfFreq(), out);
-            // Kernel state machines need the records in time order (per-processor buffers interleave in the file).
-            TimeOrderedRecords ordered = new TimeOrderedRecords(reader);
-            for (EtlRecord r = ordered.next(); r != null; r = ordered.next()) {
-                progress.record(reader, 2, 2);
-                JetwEvent e = JetwEvent.decode(r);
-                if (e != null) {
-                    if (o.threadMatches(r.threadId())) {
-                        builder.accept(r, e);
-                    }
-                } else {
-                    KernelEvent k = KernelDecoder.decode(r);
-                    if (k != null) {
-                        kernel.accept(k);
-                    }
-                }
+            kernel.readInTimeOrder(reader, progress, builder, () -> {
                 if (failed[0] != null) {
                     throw failed[0];
                 }
-            }
+            });
             builder.finish();
             if (failed[0] != null) {
                 throw failed[0];

@@ -1,9 +1,13 @@
 package dev.jetw.analysis.cli;
 
 import dev.jetw.analysis.kernel.KernelClass;
+import dev.jetw.analysis.kernel.KernelDecoder;
 import dev.jetw.analysis.kernel.KernelEvent;
 import dev.jetw.analysis.why.CpuTimeline;
 import dev.jetw.analysis.why.TracedThreads;
+import dev.jetw.etl.EtlReader;
+import dev.jetw.etl.EtlRecord;
+import dev.jetw.etl.TimeOrderedRecords;
 
 import java.io.IOException;
 import java.util.HashMap;
@@ -88,6 +92,37 @@ final class KernelTracks {
             return -1; // a jetw trace: its own processes' threads only
         }
         return o.threadMatches((int) kernelTid) ? TracedThreads.key(Math.max(pid, 0), (int) kernelTid) : -1;
+    }
+
+    /** Throws what a callback could not (a write that failed inside the call tree builder's callback). */
+    interface Check {
+        void check() throws IOException;
+    }
+
+    /**
+     * The second pass of perfetto and chrome-trace: the file's records in time order (per-processor buffers
+     * and writers interleave in the file; the CPU state machines and per-track order need time order),
+     * jetw's events of the threads kept into {@code builder}, kernel events into these tracks,
+     * {@code check} after each record. Returns how many records came later than the reorder window could place.
+     */
+    long readInTimeOrder(EtlReader reader, Progress progress, CallTreeBuilder builder, Check check) throws IOException {
+        TimeOrderedRecords ordered = new TimeOrderedRecords(reader);
+        for (EtlRecord r = ordered.next(); r != null; r = ordered.next()) {
+            progress.record(reader, 2, 2);
+            JetwEvent e = JetwEvent.decode(r);
+            if (e != null) {
+                if (o.threadMatches(r.threadId())) {
+                    builder.accept(r, e);
+                }
+            } else {
+                KernelEvent k = KernelDecoder.decode(r);
+                if (k != null) {
+                    accept(k);
+                }
+            }
+            check.check();
+        }
+        return ordered.late();
     }
 
     void accept(KernelEvent k) throws IOException {

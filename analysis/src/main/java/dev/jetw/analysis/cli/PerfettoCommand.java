@@ -1,10 +1,7 @@
 package dev.jetw.analysis.cli;
 
 import dev.jetw.etl.EtlReader;
-import dev.jetw.etl.EtlRecord;
 import dev.jetw.etl.TimeOrderedRecords;
-import dev.jetw.analysis.kernel.KernelDecoder;
-import dev.jetw.analysis.kernel.KernelEvent;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -145,27 +142,11 @@ final class PerfettoCommand {
                     }
                 }
             });
-            // Buffers of different processors and writers interleave in the file: kernel state machines and
-            // per-track time order need the records in time order.
-            TimeOrderedRecords ordered = new TimeOrderedRecords(reader);
-            for (EtlRecord r = ordered.next(); r != null; r = ordered.next()) {
-                progress.record(reader, 2, 2);
-                JetwEvent e = JetwEvent.decode(r);
-                if (e != null) {
-                    if (o.threadMatches(r.threadId())) {
-                        builder.accept(r, e);
-                    }
-                } else {
-                    KernelEvent k = KernelDecoder.decode(r);
-                    if (k != null) {
-                        kernel.accept(k);
-                    }
-                }
+            late = kernel.readInTimeOrder(reader, progress, builder, () -> {
                 if (failed != null) {
                     throw failed;
                 }
-            }
-            late = ordered.late();
+            });
             builder.finish();
             if (failed != null) {
                 throw failed;

@@ -2,11 +2,13 @@ package dev.jetw.analysis.why;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * A thread's scheduling state over one call, from the kernel's Thread/CSwitch and Thread/ReadyThread
@@ -25,42 +27,40 @@ final class ThreadStates {
     /** Changes before the call kept to find its state at the start (the last ones: a missing switch-in needs more than one). */
     static final int KEPT_BEFORE = 8;
 
-    private static final int SWITCH_IN = 0;
-    private static final int SWITCH_OUT = 1;
-    private static final int READIED = 2;
-
+    /** A change of state: when, in what order it was read (ties), and what it does to the timeline. */
     private static final class Change {
         final long time;
         final long order;
-        final int kind;
-        final int oldState;
-        final int waitReason;
-        final long waker;
-        final int wakerPid;
+        final Consumer<CpuTimeline> apply;
 
-        Change(long time, long order, int kind, int oldState, int waitReason, long waker, int wakerPid) {
+        Change(long time, long order, Consumer<CpuTimeline> apply) {
             this.time = time;
             this.order = order;
-            this.kind = kind;
-            this.oldState = oldState;
-            this.waitReason = waitReason;
-            this.waker = waker;
-            this.wakerPid = wakerPid;
+            this.apply = apply;
         }
     }
 
-    /** A wait inside the call that a ReadyThread ended: who readied the thread, when, and the wait's time inside the call. */
-    static final class Wake {
-        final long time;
+    /** One waker's wake-ups of the thread inside the call: how many, the waiting time they ended, when the longest ended. */
+    static final class WakerSum {
         final long waker;
-        final int wakerPid;
-        final long waited;
+        final int processId;
+        int wakeups;
+        long waited;
+        long longest = -1;
+        long longestAt;
 
-        Wake(long time, long waker, int wakerPid, long waited) {
-            this.time = time;
+        WakerSum(long waker, int processId) {
             this.waker = waker;
-            this.wakerPid = wakerPid;
-            this.waited = waited;
+            this.processId = processId;
+        }
+
+        void add(long at, long wait) {
+            wakeups++;
+            waited += wait;
+            if (wait > longest) {
+                longest = wait;
+                longestAt = at;
+            }
         }
     }
 
@@ -71,7 +71,7 @@ final class ThreadStates {
     private final TreeSet<Change> before = new TreeSet<>(ORDER);
     private final List<Change> inside = new ArrayList<>();
     private Map<String, Long> times;
-    private List<Wake> wakes;
+    private List<WakerSum> wakers;
     private long missingSwitchIns;
 
     ThreadStates(long start, long end) {
@@ -80,16 +80,16 @@ final class ThreadStates {
     }
 
     void switchedIn(long time, long order) {
-        add(new Change(time, order, SWITCH_IN, 0, 0, 0, 0));
+        add(new Change(time, order, t -> t.switchedIn(time)));
     }
 
     void switchedOut(long time, long order, int state, int waitReason) {
-        add(new Change(time, order, SWITCH_OUT, state, waitReason, 0, 0));
+        add(new Change(time, order, t -> t.switchedOut(time, state, waitReason)));
     }
 
     /** A ReadyThread of the thread, whose header names thread {@code waker} of process {@code wakerPid}. */
     void readied(long time, long order, long waker, int wakerPid) {
-        add(new Change(time, order, READIED, 0, 0, waker, wakerPid));
+        add(new Change(time, order, t -> t.readied(time, waker, wakerPid)));
     }
 
     private void add(Change c) {
@@ -112,12 +112,15 @@ final class ThreadStates {
         return times;
     }
 
-    /** The waits a ReadyThread ended inside the call, in time order. */
-    List<Wake> wakes() {
+    /**
+     * Per waker, the waits its ReadyThreads ended inside the call: the largest waiting time first (then
+     * more wake-ups, then the lower thread id).
+     */
+    List<WakerSum> wakers() {
         if (times == null) {
             replay();
         }
-        return wakes;
+        return wakers;
     }
 
     /** Switch-outs inside the call while the thread was not known to be running. */
@@ -131,7 +134,7 @@ final class ThreadStates {
     private void replay() {
         inside.sort(ORDER);
         Map<String, Long> raw = new TreeMap<>();
-        List<Wake> w = new ArrayList<>();
+        Map<Long, WakerSum> w = new HashMap<>();
         long[] gaps = {0};
         CpuTimeline.Segments clip = (from, to, state, waker, wakerPid) -> {
             long a = Math.max(from, start);
@@ -140,7 +143,7 @@ final class ThreadStates {
                 raw.merge(state, b - a, Long::sum);
             }
             if (waker != CpuTimeline.NO_WAKER && to > start) {
-                w.add(new Wake(to, waker, wakerPid, Math.max(0, b - a)));
+                w.computeIfAbsent(waker, k -> new WakerSum(waker, wakerPid)).add(to, Math.max(0, b - a));
             }
             if ((state.equals(CpuTimeline.ON_CPU_ESTIMATED) || state.equals(CpuTimeline.UNKNOWN_GAP)) && to > start) {
                 gaps[0]++;
@@ -148,10 +151,10 @@ final class ThreadStates {
         };
         CpuTimeline t = before.isEmpty() ? new CpuTimeline(clip, UNKNOWN, start) : new CpuTimeline(clip);
         for (Change c : before) {
-            replay(t, c);
+            c.apply.accept(t);
         }
         for (Change c : inside) {
-            replay(t, c);
+            c.apply.accept(t);
         }
         t.finish(end);
         Map<String, Long> out = new LinkedHashMap<>();
@@ -168,22 +171,10 @@ final class ThreadStates {
         take(raw, out, UNKNOWN);
         out.values().removeIf(v -> v == 0);
         times = out;
-        wakes = w;
+        wakers = new ArrayList<>(w.values());
+        wakers.sort(Comparator.comparingLong((WakerSum x) -> -x.waited).thenComparingInt(x -> -x.wakeups)
+                .thenComparingLong(x -> x.waker));
         missingSwitchIns = gaps[0];
-    }
-
-    private static void replay(CpuTimeline t, Change c) {
-        switch (c.kind) {
-            case SWITCH_IN:
-                t.switchedIn(c.time);
-                break;
-            case SWITCH_OUT:
-                t.switchedOut(c.time, c.oldState, c.waitReason);
-                break;
-            default:
-                t.readied(c.time, c.waker, c.wakerPid);
-                break;
-        }
     }
 
     private static void take(Map<String, Long> from, Map<String, Long> to, String key) {

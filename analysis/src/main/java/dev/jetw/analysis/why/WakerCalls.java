@@ -14,8 +14,6 @@ import java.util.Map;
  */
 public final class WakerCalls {
 
-    private static final long NONE = Long.MIN_VALUE;
-
     private static final class Asked {
         final long time;
         ExplainedCall call;
@@ -25,16 +23,8 @@ public final class WakerCalls {
         }
     }
 
-    private static final class Half {
-        int threadId;
-        int parentInstanceId;
-        int methodId;
-        long start = NONE;
-        long end = NONE;
-    }
-
     private final Map<Long, List<Asked>> asked = new HashMap<>();
-    private final Map<Long, Half> open = new HashMap<>();
+    private final Map<Long, HalfCall> open = new HashMap<>();
 
     void ask(long tracedThread, long time) {
         List<Asked> l = asked.computeIfAbsent(tracedThread, k -> new ArrayList<>());
@@ -52,55 +42,38 @@ public final class WakerCalls {
     }
 
     public void start(int pid, int tid, int instance, int parent, int methodId, long time) {
-        Half h = half(pid, tid, instance);
-        if (h != null) {
-            h.parentInstanceId = parent;
-            h.methodId = methodId;
-            h.start = time;
-            complete(pid, instance, h);
-        }
+        seen(pid, tid, instance, parent, methodId, time, true);
     }
 
     public void end(int pid, int tid, int instance, int parent, int methodId, long time) {
-        Half h = half(pid, tid, instance);
-        if (h != null) {
-            h.parentInstanceId = parent;
-            h.methodId = methodId;
-            h.end = time;
-            complete(pid, instance, h);
-        }
+        seen(pid, tid, instance, parent, methodId, time, false);
     }
 
-    private Half half(int pid, int tid, int instance) {
+    private void seen(int pid, int tid, int instance, int parent, int methodId, long time, boolean isStart) {
         if (!asked.containsKey(TracedThreads.key(pid, tid))) {
-            return null;
-        }
-        Half h = open.computeIfAbsent(instanceKey(pid, instance), k -> new Half());
-        h.threadId = tid;
-        return h;
-    }
-
-    private void complete(int pid, int instance, Half h) {
-        if (h.start == NONE || h.end == NONE) {
             return;
         }
-        open.remove(instanceKey(pid, instance));
-        place(pid, instance, h);
+        HalfCall h = open.computeIfAbsent(HalfCall.key(pid, instance), k -> new HalfCall());
+        h.seen(tid, parent, methodId, time, isStart);
+        if (h.complete()) {
+            open.remove(HalfCall.key(pid, instance));
+            place(pid, instance, h);
+        }
     }
 
-    private void place(int pid, int instance, Half h) {
+    private void place(int pid, int instance, HalfCall h) {
         for (Asked a : asked.get(TracedThreads.key(pid, h.threadId))) {
             if (h.start <= a.time && a.time <= h.end && (a.call == null || h.start > a.call.start)) {
-                a.call = new ExplainedCall(pid, h.threadId, instance, h.parentInstanceId, h.methodId, h.start, h.end);
+                a.call = h.call(pid, instance);
             }
         }
     }
 
     /** Calls still open at the end of the file (START without END) hold every time after their START. */
     public void finish() {
-        for (Map.Entry<Long, Half> e : open.entrySet()) {
-            Half h = e.getValue();
-            if (h.start != NONE) {
+        for (Map.Entry<Long, HalfCall> e : open.entrySet()) {
+            HalfCall h = e.getValue();
+            if (h.start != HalfCall.NONE) {
                 h.end = Long.MAX_VALUE;
                 place((int) (e.getKey() >>> 32), (int) (long) e.getKey(), h);
             }
@@ -118,9 +91,5 @@ public final class WakerCalls {
             }
         }
         return null;
-    }
-
-    private static long instanceKey(int pid, int instance) {
-        return (long) pid << 32 | (instance & 0xFFFFFFFFL);
     }
 }

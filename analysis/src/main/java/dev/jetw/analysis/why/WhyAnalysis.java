@@ -174,7 +174,7 @@ public final class WhyAnalysis {
             return w;
         }
         for (CallEvidence c : calls) {
-            for (CallEvidence.WakerSum s : c.wakers()) {
+            for (ThreadStates.WakerSum s : c.states.wakers()) {
                 long t = traced.ofKernelThread(s.waker);
                 if (s.waker > 0 && t >= 0) {
                     w.ask(t, s.longestAt);
@@ -204,7 +204,7 @@ public final class WhyAnalysis {
 
     private List<Waker> wakers(CallEvidence c, WakerCalls placed) {
         List<Waker> out = new ArrayList<>();
-        for (CallEvidence.WakerSum s : c.wakers()) {
+        for (ThreadStates.WakerSum s : c.states.wakers()) {
             long t = s.waker > 0 ? traced.ofKernelThread(s.waker) : -1;
             out.add(new Waker(s.waker, s.processId, t, s.wakeups, s.waited, s.longestAt,
                     t >= 0 ? placed.callAt(t, s.longestAt) : null));

@@ -327,6 +327,19 @@ class PerfettoCommandTest {
                 && "executor".equals(a.get("handoff"))), d.annotations.get(worker).toString());
     }
 
+    /** The stderr line of the last {@link #export}. */
+    private String stderr;
+
+    /** {@code etl} written as NAME.etl and exported by perfetto (exit 0), decoded; its stderr line in {@link #stderr}. */
+    private Decoded export(String name, byte[] etl) throws IOException {
+        Path f = write(name + ".etl", etl);
+        Path out = tmp.resolve(name + ".pftrace");
+        EtlToolTest.Run r = run("perfetto", f.toString(), out.toString());
+        assertEquals(0, r.status(), r.err());
+        stderr = r.err();
+        return read(out);
+    }
+
     /**
      * WhyCommandTest's merged trace (Windows numbering: header tid 5000 = OS id): thread 5000's CPU
      * state from its context switches and ReadyThread (Ready from the readying to the switch-in, the wait's
@@ -335,11 +348,7 @@ class PerfettoCommandTest {
      */
     @Test
     void kernelCpuStateDiskAndSamplesGoOnTheirOwnTracksUnderTheThread() throws IOException {
-        Path f = write("merged.etl", WhyCommandTest.merged());
-        Path out = tmp.resolve("merged.pftrace");
-        EtlToolTest.Run r = run("perfetto", f.toString(), out.toString());
-        assertEquals(0, r.status(), r.err());
-        Decoded d = read(out);
+        Decoded d = export("merged", WhyCommandTest.merged());
         long main = d.track("main", 0);
         long cpu = d.track("CPU state", main);
         assertEquals(List.of("B Running @" + ns(5), "E @" + ns(14), "B Waiting (UserRequest) @" + ns(14), "E @" + ns(18),
@@ -357,7 +366,7 @@ class PerfettoCommandTest {
                 "main's three kernel tracks");
         assertTrue(d.tracks.values().stream().noneMatch(t -> msg(t, 4) != null && num(msg(t, 4), 2) == 7000),
                 "no track for thread 7000");
-        assertTrue(r.err().contains("8 CPU state slices, 4 CPU samples, 2 disk I/Os"), r.err());
+        assertTrue(stderr.contains("8 CPU state slices, 4 CPU samples, 2 disk I/Os"), stderr);
     }
 
     /**
@@ -368,11 +377,7 @@ class PerfettoCommandTest {
      */
     @Test
     void kernelTracksOfAPortableTraceGoUnderTheJavaThreadAndNameTheWakers() throws IOException {
-        Path f = write("portable.etl", WhyWakersTest.trace(true));
-        Path out = tmp.resolve("portable.pftrace");
-        EtlToolTest.Run r = run("perfetto", f.toString(), out.toString());
-        assertEquals(0, r.status(), r.err());
-        Decoded d = read(out);
+        Decoded d = export("portable", WhyWakersTest.trace(true));
         long main = d.track("main", 0);
         long cpu = d.track("CPU state", main);
         assertEquals(List.of("B Running @" + ns(5), "E @" + ns(12), "B Waiting (UserRequest) @" + ns(12), "E @" + ns(18),
@@ -384,7 +389,7 @@ class PerfettoCommandTest {
                 "B Waiting (WrQueue) @" + ns(33), "E @" + ns(35), "B Ready @" + ns(35), "E @" + ns(36)), d.events.get(cpu));
         assertEquals(List.of("thread \"holder\" (tid 6000)", "an interrupt or idle CPU", "thread \"G1 Conc#0\" (tid 7000)",
                 "thread \"lib-spinner\" (tid 8000)"), d.annotations.get(cpu).stream().map(a -> a.get("wokenBy")).toList());
-        assertTrue(r.err().contains("; 2 switch-ins missing in the trace (time around them estimated)"), r.err());
+        assertTrue(stderr.contains("; 2 switch-ins missing in the trace (time around them estimated)"), stderr);
     }
 
     @Test
