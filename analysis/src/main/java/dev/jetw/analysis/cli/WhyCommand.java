@@ -52,6 +52,7 @@ final class WhyCommand {
         final JetwNames names = new JetwNames();
         final KernelThreadNames kernelNames = new KernelThreadNames();
         final TracedThreads traced = new TracedThreads();
+        final ThreadLabels labels = new ThreadLabels(names, kernelNames, traced);
         final CallSelector selector;
 
         Scan(CallSelector selector) {
@@ -289,32 +290,9 @@ final class WhyCommand {
         }
     }
 
-    /**
-     * "thread "holder" (tid 1234)", "an interrupt or idle CPU": a waker named by jetw's Thread rundown
-     * (when it has traced calls), the JVM's thread events (by OS id) or the kernel's Thread records.
-     */
+    /** "thread "holder" (tid 1234)", "an interrupt or idle CPU": a waker as {@link ThreadLabels} names it. */
     static String wakerName(Waker w, Scan scan) {
-        if (w.isInterruptOrIdle()) {
-            return "an interrupt or idle CPU";
-        }
-        if (w.threadId < 0) {
-            return "a thread the record does not name";
-        }
-        String name = wakerThreadName(w, scan);
-        return "thread " + (name != null ? "\"" + name + "\" " : "") + "(tid " + w.threadId + ")";
-    }
-
-    /** The waking thread's name, or null. */
-    private static String wakerThreadName(Waker w, Scan scan) {
-        if (w.threadId <= 0) {
-            return null;
-        }
-        String name = w.tracedThread >= 0
-                ? scan.names.thread(TracedThreads.processOf(w.tracedThread), TracedThreads.headerOf(w.tracedThread)) : null;
-        if (name == null) {
-            name = scan.names.threadByOsId(w.processId >= 0 ? w.processId : scan.kernelNames.processId(w.threadId), w.threadId);
-        }
-        return name != null ? name : scan.kernelNames.name(w.threadId);
+        return scan.labels.waker(w.threadId, w.processId);
     }
 
     /** The notes every breakdown has (what the trace as a whole holds): printed once. */
@@ -477,7 +455,7 @@ final class WhyCommand {
         w.beginArray();
         for (Waker k : b.wakers) {
             w.beginObject().name("threadId").value(k.threadId).name("processId").value(k.processId);
-            w.name("name").value(wakerThreadName(k, scan));
+            w.name("name").value(scan.labels.name(k.threadId, k.processId));
             w.name("kind").value(k.isInterruptOrIdle() ? "interrupt or idle CPU" : k.threadId < 0 ? "not named" : "thread");
             w.name("wakeups").value(k.wakeups).name("waitMs").value(k.waited / 10_000.0, 4)
                     .name("atMs").value((k.at - sessionStart) / 10_000.0, 4);
