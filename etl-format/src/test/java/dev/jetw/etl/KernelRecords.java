@@ -5,9 +5,10 @@ import static dev.jetw.etl.EtlFixtureBuilder.systemLike;
 
 /**
  * Kernel records in the layouts of Microsoft's MOF classes (docs/kernel-events.md), field by field,
- * for merged test traces: Thread/CSwitch (V2), Thread/ReadyThread (V2), DiskIo/Read (V3, with
- * IssuingThreadId), PageFault/HardFault and PerfInfo/SampledProfile, all 64-bit. {@code ts} is the
- * raw time stamp in the file's clock.
+ * for merged test traces: Thread/CSwitch (V2), Thread/ReadyThread (V2), Thread Start/DCStart (V3, and
+ * V4 with its ThreadName), Thread/SetName (V2), DiskIo/Read (V3, with IssuingThreadId),
+ * PageFault/HardFault and PerfInfo/SampledProfile, all 64-bit. {@code ts} is the raw time stamp in the
+ * file's clock.
  */
 public final class KernelRecords {
 
@@ -27,8 +28,33 @@ public final class KernelRecords {
 
     /** {@code tid} made ready to run (header tid: the readying thread, here 4). */
     public static byte[] readyThread(long ts, int tid) {
+        return readyThread(ts, tid, 4, 4);
+    }
+
+    /** {@code tid} made ready to run by thread {@code waker} of process {@code wakerPid} (0: an interrupt or the idle CPU). */
+    public static byte[] readyThread(long ts, int tid, int waker, int wakerPid) {
         byte[] p = le(8).putInt(tid).put((byte) 0).put((byte) 1).put((byte) 0).put((byte) 0).array();
-        return systemLike(EtlFormat.HT_SYSTEM64, 2, 0x05, 50, 4, 4, ts, p);
+        return systemLike(EtlFormat.HT_SYSTEM64, 2, 0x05, 50, waker, wakerPid, ts, p);
+    }
+
+    /**
+     * A Thread record of Thread_TypeGroup1 ({@code type} 1 Start, 2 End, 3 DCStart, 4 DCEnd) for thread
+     * {@code tid} of {@code pid}: version 3 when {@code name} is null, else version 4 with the name at the end.
+     */
+    public static byte[] thread(long ts, int type, int pid, int tid, String name) {
+        java.nio.ByteBuffer p = le(72).putInt(pid).putInt(tid);
+        for (int i = 0; i < 7; i++) {
+            p.putLong(0x7ff000000000L + i * 0x1000L); // stack base and limit, user stack base and limit, affinity, Win32StartAddr, TEB
+        }
+        p.putInt(0).put((byte) 8).put((byte) 5).put((byte) 2).put((byte) 0);
+        byte[] payload = name == null ? p.array() : EtlFixtureBuilder.concat(p.array(), EtlFixtureBuilder.utf16z(name));
+        return systemLike(EtlFormat.HT_SYSTEM64, name == null ? 3 : 4, 0x05, type, tid, pid, ts, payload);
+    }
+
+    /** Thread/SetName (type 72, Thread_V2 as PerfView's TraceEvent registers it): ProcessId, ThreadId, ThreadName. */
+    public static byte[] setName(long ts, int pid, int tid, String name) {
+        byte[] p = EtlFixtureBuilder.concat(le(8).putInt(pid).putInt(tid).array(), EtlFixtureBuilder.utf16z(name));
+        return systemLike(EtlFormat.HT_SYSTEM64, 2, 0x05, 72, tid, pid, ts, p);
     }
 
     /** A disk read completed at {@code ts}, issued by {@code tid}, {@code ticks} QPC ticks after it began. */

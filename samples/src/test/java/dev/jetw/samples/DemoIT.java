@@ -76,8 +76,9 @@ class DemoIT {
             assertTrue(proto.length > 0 && proto[0] == 0x0A, "a Perfetto Trace starts with packet field 1");
             assertTrue(new String(proto, StandardCharsets.ISO_8859_1).contains("OrderTask.run"),
                     "the .pftrace names the request slices");
-            assertTrue(new String(proto, StandardCharsets.ISO_8859_1).contains("task (queued "),
-                    "the .pftrace has the workers' task slices (the ends of the hand-off flows)");
+            String protoText = new String(proto, StandardCharsets.ISO_8859_1);
+            assertTrue(protoText.contains("jetw.task") && protoText.contains("queueWaitNs"),
+                    "the .pftrace has the workers' task slices (the ends of the hand-off flows), their queue wait annotated");
 
             checkTrace(etl);
         } finally {

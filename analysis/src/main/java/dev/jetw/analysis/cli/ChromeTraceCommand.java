@@ -1,7 +1,6 @@
 package dev.jetw.analysis.cli;
 
 import dev.jetw.etl.EtlReader;
-import dev.jetw.etl.EtlRecord;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -9,26 +8,42 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * {@code chrome-trace [-o OUT.json] FILE...}: Trace Event Format JSON (an object with "traceEvents")
- * for Perfetto UI and chrome://tracing. Each traced call is a complete event ("X", ts and dur in µs
- * after the session's StartTime) on its pid/tid, so nesting comes from the times; a call still running
- * at stop lasts until the file's last record and has {@code "unfinished": true}; a checkpoint is a
- * thread-scoped instant ("i"); thread and process names are metadata events ("M"). A task handed over
- * from a traced call (CrossThreadLinks) is a slice "task (queued X ms)" over its calls, with a flow arrow
- * ("s" at the submission on the submitter's thread, "f" at the task's start) from the submitting call.
- * Without -o the output is FILE with ".etl" replaced by ".trace.json"; -o takes one FILE only.
- * Streams like {@code tree}: names and runtime spans from a first pass, then each top-level tree is
- * written as soon as it is complete; --thread and --from/--to keep the top-level calls of that thread
- * overlapping the window, and the runtime events overlapping it. For large traces use
- * {@code perfetto} (the JSON is about 10 times larger and the UI loads it whole).
+ * for Perfetto UI, chrome://tracing and speedscope. Every slice is a begin/end pair ("B" and "E", ts in
+ * µs after the session's StartTime) whose name is stable, so that viewers that key frames by name and
+ * args (speedscope: name + JSON of the B event's args) see one frame per method: a call is named by its
+ * method, a task handed over from a traced call (CrossThreadLinks) "task", a JVM runtime span by its
+ * class; the values of one call (methodId, instanceId, queue wait, exception, unfinished, the runtime
+ * event's fields) are the args of its "E", which Perfetto and chrome://tracing merge into the slice (a
+ * slice of zero length carries them on both, which speedscope needs to pair them). Slices of one track
+ * nest: a call tree is written depth first and clamped like perfetto's ({@link NestedCalls}); spans that
+ * overlap (JVM runtime events, a thread's disk I/Os) go on lanes ({@link Lanes}), each lane a track.
+ * Tracks that are not threads (a thread's CPU state, disk I/O and JVM runtime events, more lanes of the
+ * process's "JVM runtime" track tid 0) get tids from {@link #FIRST_EXTRA_TRACK} up, named
+ * "THREAD (tid N): TRACK". Kernel evidence as {@link KernelTracks} gives it. A checkpoint is a
+ * thread-scoped instant ("i"); thread and process names are metadata events ("M"); a hand-off is a flow
+ * arrow ("s" at the submission on the submitter's thread, "f" at the task's start). Without -o the output
+ * is FILE with ".etl" replaced by ".trace.json"; -o takes one FILE only. Streams like {@code tree}: names
+ * and runtime spans from a first pass, then the records in time order, each top-level tree written as
+ * soon as it is complete; --thread and --from/--to keep the top-level calls of that thread overlapping
+ * the window, and the runtime and kernel events overlapping it. For large traces use {@code perfetto}.
  */
 final class ChromeTraceCommand {
+
+    /** The process's JVM runtime track (a tid no real thread has). */
+    static final int JVM_TRACK = 0;
+    static final String JVM_TRACK_NAME = "JVM runtime (jetw jvm= events)";
+    /** The first tid of the tracks that are not threads: above any thread id Windows, Linux or Java gives out. */
+    static final int FIRST_EXTRA_TRACK = 0x40000000;
 
     private ChromeTraceCommand() {
     }
@@ -72,14 +87,16 @@ final class ChromeTraceCommand {
         }
     }
 
-    /** The JSON being written: events separated by commas, counted; process and thread names once each. */
-    private static final class Output {
+    /** The JSON being written: events separated by commas, counted; process, thread and track names once each. */
+    private static final class Output implements KernelTracks.Sink {
         final Writer w;
         final String session;
         final TraceContext context;
         final long start;
         final Set<Integer> processes = new HashSet<>();
         final Set<Long> threads = new HashSet<>();
+        final Map<String, Integer> extraTracks = new HashMap<>();
+        int nextExtra = FIRST_EXTRA_TRACK;
         int count;
 
         Output(Writer w, String session, TraceContext context, long start) {
@@ -110,9 +127,68 @@ final class ChromeTraceCommand {
         void thread(int pid, int tid) throws OutputFailed {
             process(pid);
             if (threads.add((long) pid << 32 | (tid & 0xFFFFFFFFL))) {
-                String name = context.names.thread(pid, tid);
-                emit(meta("thread_name", pid, tid, name != null ? name + " (tid " + tid + ")" : "tid " + tid));
+                emit(meta("thread_name", pid, tid, threadName(pid, tid)));
             }
+        }
+
+        String threadName(int pid, int tid) {
+            String name = context.labels.track(pid, tid);
+            return name != null ? name + " (tid " + tid + ")" : "tid " + tid;
+        }
+
+        /** The tid of track {@code name} of thread {@code owner} (its CPU state, disk, runtime lanes), named once. */
+        int track(int pid, int owner, String name) throws OutputFailed {
+            String key = pid + "/" + owner + "/" + name;
+            Integer tid = extraTracks.get(key);
+            if (tid == null) {
+                tid = nextExtra++;
+                extraTracks.put(key, tid);
+                process(pid);
+                emit(meta("thread_name", pid, tid, owner == JVM_TRACK ? name : threadName(pid, owner) + ": " + name));
+            }
+            return tid;
+        }
+
+        /** A "B" event; its args only for a slice of zero length (speedscope pairs B and E by name and args). */
+        void begin(int pid, int tid, String cat, String name, long from, long to, Map<String, Object> args)
+                throws OutputFailed {
+            emit(event("B", pid, tid, cat, name, from, from == to ? args : null));
+        }
+
+        /** An "E" event with the slice's args (merged into the slice by Perfetto and chrome://tracing). */
+        void end(int pid, int tid, String cat, String name, long to, Map<String, Object> args) throws OutputFailed {
+            emit(event("E", pid, tid, cat, name, to, args));
+        }
+
+        void slice(int pid, int tid, String cat, String name, long from, long to, Map<String, Object> args)
+                throws OutputFailed {
+            begin(pid, tid, cat, name, from, to, args);
+            end(pid, tid, cat, name, to, args);
+        }
+
+        JsonWriter event(String phase, int pid, int tid, String cat, String name, long at, Map<String, Object> args) {
+            JsonWriter e = new JsonWriter().beginObject().field("name", name).field("cat", cat).field("ph", phase);
+            if (phase.equals("i")) {
+                e.field("s", "t");
+            }
+            e.name("ts").value((at - start) / 10.0, 1);
+            e.field("pid", pid).field("tid", tid);
+            if (args != null && !args.isEmpty()) {
+                e.name("args").object(args);
+            }
+            return e;
+        }
+
+        @Override
+        public void slice(int pid, int tid, String track, long from, long to, String name, Map<String, Object> args)
+                throws IOException {
+            slice(pid, track(pid, tid, track), "kernel", name, from, to, args);
+        }
+
+        @Override
+        public void instant(int pid, int tid, String track, long at, String name, Map<String, Object> args)
+                throws IOException {
+            emit(event("i", pid, track(pid, tid, track), "kernel", name, at, args));
         }
     }
 
@@ -134,21 +210,25 @@ final class ChromeTraceCommand {
                 throw new OutputFailed(e);
             }
             OutputFailed[] failed = {null};
+            NestedCalls nested = new NestedCalls(context.lastFileTime);
+            Map<Long, Long> cursor = new HashMap<>();
             CallTreeBuilder builder = new CallTreeBuilder((pid, tid, root) -> {
                 if (failed[0] == null && o.threadMatches(tid)) {
                     try {
-                        node(out, root, pid, tid, window);
+                        node(out, nested, cursor, root, pid, tid, window);
                     } catch (OutputFailed e) {
                         failed[0] = e;
+                    } catch (IOException e) {
+                        failed[0] = new OutputFailed(e);
                     }
                 }
             });
-            for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
-                progress.record(reader, 2, 2);
-                if (o.threadMatches(r.threadId())) {
-                    builder.accept(r, JetwEvent.decode(r));
+            KernelTracks kernel = new KernelTracks(context, o, window, reader.header().perfFreq(), out);
+            kernel.readInTimeOrder(reader, progress, builder, () -> {
+                if (failed[0] != null) {
+                    throw failed[0];
                 }
-            }
+            });
             builder.finish();
             if (failed[0] != null) {
                 throw failed[0];
@@ -194,30 +274,33 @@ final class ChromeTraceCommand {
         return e.field("pid", pid).field("tid", tid);
     }
 
-    /** The track of each process's JVM runtime events (a tid no real thread has). */
-    static final int JVM_TRACK = 0;
-
     /**
-     * Runtime events: every one on its process's JVM track, and one with a subject thread also on
-     * that thread's track (the call-tree thread it concerns, else its OS thread id).
+     * Runtime events, by start time: every one on its process's JVM track (lanes where they overlap), and
+     * one with a subject thread (not GC pauses and safepoints) also on that thread's "JVM runtime" track
+     * (the call-tree thread it concerns, else its OS thread id), with lanes too: a runtime event can
+     * overlap calls and other runtime events partly, which one track cannot show.
      */
     private static void runtime(Output out, CommandOptions o, TimeWindow window) throws OutputFailed {
+        Lanes lanes = new Lanes();
         TreeSet<Integer> named = new TreeSet<>();
         for (RuntimeSpans.Span span : out.context.runtime.all()) {
             if (!window.overlaps(span.start, span.end)) {
                 continue;
             }
-            int tid = span.cls.jvmWide ? JVM_TRACK : subjectTrack(span, out.threads);
-            if (o.thread != null && !span.cls.jvmWide && tid != o.thread) { // JVM-wide pauses stop that thread too
+            int subject = span.cls.jvmWide ? JVM_TRACK : subjectTrack(span, out.threads);
+            if (o.thread != null && !span.cls.jvmWide && subject != o.thread) { // JVM-wide pauses stop that thread too
                 continue;
             }
-            out.process(span.processId);
-            if (named.add(span.processId)) {
-                out.emit(meta("thread_name", span.processId, JVM_TRACK, "JVM runtime (jetw jvm= events)"));
+            int pid = span.processId;
+            out.process(pid);
+            if (named.add(pid)) {
+                out.emit(meta("thread_name", pid, JVM_TRACK, JVM_TRACK_NAME));
             }
-            out.emit(spanEvent(span, JVM_TRACK, out.start));
-            if (tid != JVM_TRACK) {
-                out.emit(spanEvent(span, tid, out.start));
+            int lane = lanes.place(pid + "/jvm", span.start, span.end);
+            runtimeEvent(out, span, lane == 0 ? JVM_TRACK : out.track(pid, JVM_TRACK, Lanes.name(JVM_TRACK_NAME, lane)));
+            if (subject != JVM_TRACK) {
+                int l = lanes.place(pid + "/" + subject, span.start, span.end);
+                runtimeEvent(out, span, out.track(pid, subject, Lanes.name("JVM runtime", l)));
             }
         }
     }
@@ -232,20 +315,17 @@ final class ChromeTraceCommand {
         return (int) span.first.osThreadId();
     }
 
-    private static JsonWriter spanEvent(RuntimeSpans.Span span, int tid, long start) {
-        JsonWriter e = new JsonWriter().beginObject().field("name", span.label()).field("cat", "jetw.jvm." + span.cls.family);
-        e.field("ph", span.instant() ? "i" : "X");
+    /** A span as a slice named by its class, an instant as "CLASS TYPE"; the event's fields and subject as args. */
+    private static void runtimeEvent(Output out, RuntimeSpans.Span span, int tid) throws OutputFailed {
+        Map<String, Object> args = span.fields();
+        args.put("osThreadId", span.first.osThreadId());
+        args.put("javaThreadId", span.first.javaThreadId);
+        String cat = "jetw.jvm." + span.cls.family;
         if (span.instant()) {
-            e.field("s", "t");
+            out.emit(out.event("i", span.processId, tid, cat, span.cls.name + " " + span.first.layout.typeName, span.start, args));
+        } else {
+            out.slice(span.processId, tid, cat, span.cls.name, span.start, span.end, args);
         }
-        e.name("ts").value((span.start - start) / 10.0, 1);
-        if (!span.instant()) {
-            e.name("dur").value((span.end - span.start) / 10.0, 1);
-        }
-        e.field("pid", span.processId).field("tid", tid);
-        e.name("args").beginObject().field("osThreadId", span.first.osThreadId()).field("javaThreadId", span.first.javaThreadId)
-                .endObject();
-        return e;
     }
 
     private static JsonWriter meta(String what, int pid, int tid, String name) {
@@ -253,56 +333,61 @@ final class ChromeTraceCommand {
                 .name("args").beginObject().field("name", name).endObject();
     }
 
-    /** A top-level call or checkpoint and its tree, when it overlaps the window. */
-    private static void node(Output out, CallNode root, int pid, int tid, TimeWindow window) throws OutputFailed {
-        if (window.overlaps(root.time(), root.endOr(out.context.lastFileTime))) {
-            out.thread(pid, tid);
-            nodeTree(out, root, pid, tid);
-        }
-    }
-
-    private static void nodeTree(Output out, CallNode n, int pid, int tid) throws OutputFailed {
-        long start = out.start;
-        if (n.checkpoint) {
-            JsonWriter e = new JsonWriter().beginObject().field("name", n.text).field("cat", "jetw.checkpoint")
-                    .field("ph", "i").field("s", "t");
-            e.name("ts").value((n.start - start) / 10.0, 1);
-            e.field("pid", pid).field("tid", tid);
-            e.name("args").beginObject().field("methodId", n.methodId).endObject();
-            out.emit(e);
+    /** A top-level call or checkpoint and its tree, when it overlaps the window, nested on its thread's track. */
+    private static void node(Output out, NestedCalls nested, Map<Long, Long> cursor, CallNode root, int pid, int tid,
+                             TimeWindow window) throws IOException {
+        if (!window.overlaps(root.time(), root.endOr(out.context.lastFileTime))) {
             return;
         }
-        if (n.start == CallNode.NONE) {
-            return; // END without START: no place on the timeline
-        }
-        long end = n.finished() ? n.end : Math.max(n.start, out.context.lastFileTime);
-        CrossThreadLinks.Link l = n.task ? out.context.links.task(pid, n.instanceId) : null;
-        String name = !n.task ? out.context.names.method(n.methodId)
-                : l == null ? "task" : "task (queued " + Text.millis(l.waitNanos / 100) + " ms)";
-        JsonWriter e = new JsonWriter().beginObject().field("name", name)
-                .field("cat", n.task ? "jetw.task" : "jetw").field("ph", "X");
-        e.name("ts").value((n.start - start) / 10.0, 1);
-        e.name("dur").value((end - n.start) / 10.0, 1);
-        e.field("pid", pid).field("tid", tid);
-        e.name("args").beginObject();
+        out.thread(pid, tid);
+        long key = (long) pid << 32 | (tid & 0xFFFFFFFFL);
+        cursor.put(key, nested.write(root, cursor.getOrDefault(key, Long.MIN_VALUE), Long.MAX_VALUE, new NestedCalls.Writer() {
+            @Override
+            public void checkpoint(CallNode n, long at) throws IOException {
+                Map<String, Object> args = new LinkedHashMap<>();
+                args.put("methodId", n.methodId);
+                out.emit(out.event("i", pid, tid, "jetw.checkpoint", n.text, at, args));
+            }
+
+            @Override
+            public void begin(CallNode n, long start, long end) throws IOException {
+                out.begin(pid, tid, category(n), name(n), start, end, args(out, pid, n));
+            }
+
+            @Override
+            public void end(CallNode n, long start, long end) throws IOException {
+                out.end(pid, tid, category(n), name(n), end, args(out, pid, n));
+            }
+
+            private String name(CallNode n) {
+                return n.task ? "task" : out.context.names.method(n.methodId);
+            }
+        }));
+    }
+
+    private static String category(CallNode n) {
+        return n.task ? "jetw.task" : "jetw";
+    }
+
+    /** What is particular to one call or task: its ids, a task's queue wait and hand-off, an exception, unfinished. */
+    private static Map<String, Object> args(Output out, int pid, CallNode n) {
+        Map<String, Object> a = new LinkedHashMap<>();
         if (!n.task) {
-            e.field("methodId", n.methodId);
+            a.put("methodId", n.methodId);
         }
-        e.field("instanceId", n.instanceId);
+        a.put("instanceId", n.instanceId);
+        CrossThreadLinks.Link l = n.task ? out.context.links.task(pid, n.instanceId) : null;
         if (l != null) {
-            e.field("queueWaitNs", l.waitNanos).field("handoff", CrossThreadLinks.kindName(l.kind))
-                    .field("submitterInstanceId", l.submitterInstanceId);
+            a.put("queueWaitNs", l.waitNanos);
+            a.put("handoff", CrossThreadLinks.kindName(l.kind));
+            a.put("submitterInstanceId", l.submitterInstanceId);
         }
         if (n.threw()) {
-            e.field("exception", n.text);
+            a.put("exception", n.text);
         }
         if (!n.finished()) {
-            e.field("unfinished", true);
+            a.put("unfinished", true);
         }
-        e.endObject();
-        out.emit(e);
-        for (CallNode child : n.children) {
-            nodeTree(out, child, pid, tid);
-        }
+        return a;
     }
 }

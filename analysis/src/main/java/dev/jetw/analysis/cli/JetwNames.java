@@ -20,6 +20,7 @@ final class JetwNames {
     private final Map<Integer, String> methods = new HashMap<>();
     private final Map<Long, String> threadsByHeaderTid = new HashMap<>();
     private final Map<Long, String> threadsByJavaId = new HashMap<>();
+    private final Map<Long, String> threadsByOsId = new HashMap<>();
 
     /** Takes the names a record carries, if it is a jetw rundown event. */
     void accept(EtlRecord r, JetwEvent e) {
@@ -33,6 +34,7 @@ final class JetwNames {
             String name = (String) e.field("ThreadName");
             if (name != null && !name.isEmpty()) {
                 threadsByHeaderTid.putIfAbsent(key(r.processId(), (int) e.osThreadId()), name);
+                threadsByOsId.putIfAbsent(key(r.processId(), (int) e.osThreadId()), name);
                 threadsByJavaId.putIfAbsent(e.javaThreadId, name);
             }
         } else if (e.kind == JetwEvent.Kind.THREAD) {
@@ -55,6 +57,11 @@ final class JetwNames {
 
     boolean knowsMethod(int methodId) {
         return methods.containsKey(methodId);
+    }
+
+    /** The name the JVM's thread events (JvmThread) give OS thread {@code osTid} of {@code pid}, or null. */
+    String threadByOsId(int pid, long osTid) {
+        return threadsByOsId.get(key(pid, (int) osTid));
     }
 
     /** The thread's name, or null. */

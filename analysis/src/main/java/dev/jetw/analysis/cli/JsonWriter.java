@@ -82,6 +82,23 @@ final class JsonWriter {
         return this;
     }
 
+    /** An object of the entries of {@code m}: numbers as integers, booleans, anything else as its string. */
+    JsonWriter object(java.util.Map<String, ?> m) {
+        beginObject();
+        for (java.util.Map.Entry<String, ?> e : m.entrySet()) {
+            Object v = e.getValue();
+            name(e.getKey());
+            if (v instanceof Number) {
+                value(((Number) v).longValue());
+            } else if (v instanceof Boolean) {
+                value((Boolean) v);
+            } else {
+                value(String.valueOf(v));
+            }
+        }
+        return endObject();
+    }
+
     JsonWriter field(String name, String value) {
         return name(name).value(value);
     }

@@ -1,10 +1,7 @@
 package dev.jetw.analysis.cli;
 
 import dev.jetw.etl.EtlReader;
-import dev.jetw.etl.EtlRecord;
 import dev.jetw.etl.TimeOrderedRecords;
-import dev.jetw.analysis.kernel.KernelDecoder;
-import dev.jetw.analysis.kernel.KernelEvent;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -12,7 +9,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,17 +22,17 @@ import java.util.Map;
  *   <li>a process track per process ("jetw SESSION (pid N)") and a thread track per thread with jetw
  *       calls, named by jetw's Thread rundown: each call a slice (SLICE_BEGIN/SLICE_END, name = method,
  *       debug annotations methodId, instanceId, exception, unfinished), each checkpoint an INSTANT;</li>
- *   <li>when the file has kernel events: under each thread, "CPU state (CSwitch)" with "Running" and
- *       "Waiting (KWAIT_REASON n)" slices between its context switches, "CPU samples" (SampledProfile
- *       instants) and "Disk I/O" (DiskIo Read/Write instants at completion, with size and duration);
- *       the threads are those with jetw calls, or every thread when the file has none;</li>
+ *   <li>when the file has kernel events: under each thread the tracks of {@link KernelTracks} ("CPU
+ *       state": Running / Ready / Waiting (REASON) with who woke the thread; "CPU samples"; "Disk I/O"
+ *       slices on lanes), for the threads with jetw calls and the other threads of their processes (named
+ *       by the kernel's Thread records), or every thread when the file has no jetw calls;</li>
  *   <li>under each process, the JVM runtime events (jvm= option) as slices, one track per event class,
  *       with more lanes ("JvmGc 2") where spans of a class overlap.</li>
  * </ul>
  * Slices on one track must nest (Perfetto drops what does not): a call tree is written depth first,
  * each call clamped into its parent and after its previous sibling (END-before-START order, skew,
  * unbalanced calls); clamped calls are counted and reported. A task handed over from a traced call
- * (CrossThreadLinks) is a slice "task (queued X ms)" over its calls that terminates a flow begun by the
+ * (CrossThreadLinks) is a slice "task" (its queue wait an annotation) over its calls that terminates a flow begun by the
  * submitting call's slice (flow id: process id and the task's DEQUEUE instance id), drawn as an arrow. Streaming as {@code tree}: names and
  * runtime spans from a first pass, then each top-level tree is written when complete.
  */
@@ -94,28 +90,22 @@ final class PerfettoCommand {
     }
 
     /** One file's export: the tracks written so far and what was counted. */
-    static final class Export {
+    static final class Export implements KernelTracks.Sink {
         private final PerfettoTrace trace;
         private final EtlReader reader;
         private final TraceContext context;
         private final CommandOptions o;
         private final TimeWindow window;
+        private final NestedCalls nested;
+        private final KernelTracks kernel;
         private long nextUuid = 1;
         private final Map<Integer, Long> processTracks = new HashMap<>();
         private final Map<Long, Long> threadTracks = new HashMap<>();
         private final Map<String, Long> childTracks = new HashMap<>();
-        /** Per track: the time of its last event (events of a track go out in time order). */
+        /** Per thread track: where its last top-level tree ended (the next may not begin before). */
         private final Map<Long, Long> cursor = new HashMap<>();
-        /** Per thread: {time switched in or NONE, time switched out or NONE, wait reason of the switch out}. */
-        private final Map<Integer, long[]> cpuState = new HashMap<>();
-        private final Map<Integer, Integer> kernelPids = new HashMap<>();
         long calls;
         long checkpoints;
-        long clamped;
-        long kernelOutOfOrder;
-        long cpuSlices;
-        long samples;
-        long diskIos;
         long runtimeSpans;
         long flows;
         /** Records that arrived too far out of time order to be placed (TimeOrderedRecords). */
@@ -128,15 +118,20 @@ final class PerfettoCommand {
             this.context = context;
             this.o = o;
             this.window = o.window(reader.header().startTime());
+            this.nested = new NestedCalls(context.lastFileTime);
+            this.kernel = new KernelTracks(context, o, window, reader.header().perfFreq(), this);
         }
 
         String describe(Path target) {
+            long missing = kernel.missingSwitchIns();
             return String.format(Locale.ROOT, "jetw etl: %s: %,d packets: %,d calls, %,d checkpoints, %,d CPU state slices,"
                             + " %,d CPU samples, %,d disk I/Os, %,d JVM runtime events, %,d hand-off flows%s%s", target, trace.packets, calls,
-                    checkpoints, cpuSlices, samples, diskIos, runtimeSpans, flows,
-                    clamped > 0 ? String.format(Locale.ROOT, "; %,d calls clamped into their parent to nest", clamped) : "",
-                    kernelOutOfOrder > 0 ? String.format(Locale.ROOT, "; %,d kernel events out of time order skipped",
-                            kernelOutOfOrder) : "")
+                    checkpoints, kernel.cpuSlices, kernel.samples, kernel.diskIos, runtimeSpans, flows,
+                    nested.clamped > 0 ? String.format(Locale.ROOT, "; %,d calls clamped into their parent to nest", nested.clamped) : "",
+                    kernel.outOfOrder > 0 ? String.format(Locale.ROOT, "; %,d kernel events out of time order skipped",
+                            kernel.outOfOrder) : "")
+                    + (missing > 0 ? String.format(Locale.ROOT, "; %,d switch-ins missing in the trace (time around them"
+                            + " estimated)", missing) : "")
                     + (late > 0 ? String.format(Locale.ROOT, "; %,d records later in the file than the reorder window"
                             + " (%d s or %,d records) could place", late, TimeOrderedRecords.DEFAULT_HORIZON_100NS / 10_000_000,
                             TimeOrderedRecords.DEFAULT_MAX_HELD) : "");
@@ -152,27 +147,11 @@ final class PerfettoCommand {
                     }
                 }
             });
-            // Buffers of different processors and writers interleave in the file: kernel state machines and
-            // per-track time order need the records in time order.
-            TimeOrderedRecords ordered = new TimeOrderedRecords(reader);
-            for (EtlRecord r = ordered.next(); r != null; r = ordered.next()) {
-                progress.record(reader, 2, 2);
-                JetwEvent e = JetwEvent.decode(r);
-                if (e != null) {
-                    if (o.threadMatches(r.threadId())) {
-                        builder.accept(r, e);
-                    }
-                } else {
-                    KernelEvent k = KernelDecoder.decode(r);
-                    if (k != null) {
-                        kernel(k);
-                    }
-                }
+            late = kernel.readInTimeOrder(reader, progress, builder, () -> {
                 if (failed != null) {
                     throw failed;
                 }
-            }
-            late = ordered.late();
+            });
             builder.finish();
             if (failed != null) {
                 throw failed;
@@ -197,7 +176,7 @@ final class PerfettoCommand {
                 long parent = process(pid);
                 uuid = nextUuid++;
                 threadTracks.put(key, uuid);
-                String name = context.names.thread(pid, tid);
+                String name = context.labels.track(pid, tid);
                 trace.threadTrack(uuid, parent, pid, tid, name != null ? name : "tid " + tid);
             }
             return uuid;
@@ -221,37 +200,32 @@ final class PerfettoCommand {
                 return;
             }
             long track = thread(pid, tid);
-            long lo = cursor.getOrDefault(track, Long.MIN_VALUE);
-            cursor.put(track, node(pid, root, track, lo, Long.MAX_VALUE));
+            cursor.put(track, nested.write(root, cursor.getOrDefault(track, Long.MIN_VALUE), Long.MAX_VALUE, new NestedCalls.Writer() {
+                @Override
+                public void checkpoint(CallNode n, long at) throws IOException {
+                    trace.event(PerfettoTrace.INSTANT, at, track, "jetw.checkpoint", n.text);
+                    trace.annotate("methodId", n.methodId);
+                    trace.endEvent();
+                    checkpoints++;
+                }
+
+                @Override
+                public void begin(CallNode n, long start, long end) throws IOException {
+                    slice(pid, n, track, start);
+                }
+
+                @Override
+                public void end(CallNode n, long start, long end) throws IOException {
+                    trace.end(end, track);
+                }
+            }));
         }
 
-        /** Writes a call and its children inside [lo, hi]; returns where the next sibling may start. */
-        private long node(int pid, CallNode n, long track, long lo, long hi) throws IOException {
-            if (n.checkpoint) {
-                long t = clamp(n.start, lo, hi);
-                trace.event(PerfettoTrace.INSTANT, t, track, "jetw.checkpoint", n.text);
-                trace.annotate("methodId", n.methodId);
-                trace.endEvent();
-                checkpoints++;
-                return t;
-            }
-            if (n.start == CallNode.NONE) { // END without START: its children stand at its level
-                long c = lo;
-                for (CallNode child : n.children) {
-                    c = node(pid, child, track, c, hi);
-                }
-                return c;
-            }
-            long rawEnd = n.finished() ? n.end : Math.max(n.start, context.lastFileTime);
-            long s = clamp(n.start, lo, hi);
-            long e = clamp(rawEnd, s, hi);
-            if (s != n.start || e != rawEnd) {
-                clamped++;
-            }
+        /** A call's (or task's) SLICE_BEGIN with its annotations and flows. */
+        private void slice(int pid, CallNode n, long track, long s) throws IOException {
             CrossThreadLinks.Link task = n.task ? context.links.task(pid, n.instanceId) : null;
             if (n.task) {
-                trace.event(PerfettoTrace.SLICE_BEGIN, s, track, "jetw.task",
-                        task == null ? "task" : "task (queued " + Text.millis(task.waitNanos / 100) + " ms)");
+                trace.event(PerfettoTrace.SLICE_BEGIN, s, track, "jetw.task", "task"); // one name: the queue wait is an annotation
             } else {
                 trace.event(PerfettoTrace.SLICE_BEGIN, s, track, "jetw", context.names.method(n.methodId));
                 trace.annotate("methodId", n.methodId);
@@ -278,12 +252,6 @@ final class PerfettoCommand {
             }
             trace.endEvent();
             calls++;
-            long c = s;
-            for (CallNode child : n.children) {
-                c = node(pid, child, track, c, e);
-            }
-            trace.end(e, track);
-            return e;
         }
 
         /** A hand-off's flow id, the same from both ends: the process and the task's DEQUEUE instance id. */
@@ -291,116 +259,41 @@ final class PerfettoCommand {
             return (long) l.processId << 32 | l.dequeueInstanceId & 0xFFFFFFFFL;
         }
 
-        private static long clamp(long t, long lo, long hi) {
-            return Math.max(lo, Math.min(t, hi));
-        }
+        // ---- kernel (KernelTracks) ----
 
-        // ---- kernel ----
-
-        /** The kernel track of thread {@code tid} named {@code what}, or null when the thread is not exported. */
-        private Long kernelTrack(int tid, String what) throws IOException {
-            if (tid <= 0 || !o.threadMatches(tid)) {
-                return null;
-            }
-            Integer pid = context.callThreads.get(tid);
-            if (pid == null) {
-                if (!context.callThreads.isEmpty()) {
-                    return null; // a jetw trace: only its own threads
-                }
-                pid = kernelPids.getOrDefault(tid, 0);
-            }
-            return child(thread(pid, tid), what);
-        }
-
-        private void kernel(KernelEvent k) throws IOException {
-            String name = k.fullName();
-            long t = k.fileTime();
-            if (name.equals("Thread/Start") || name.equals("Thread/DCStart")) {
-                kernelPids.put(k.threadId(), k.processId());
-            } else if (name.equals("Thread/CSwitch")) {
-                cswitch(k, t);
-            } else if (name.equals("PerfInfo/SampledProfile") && window.contains(t)) {
-                Long track = kernelTrack(k.threadId(), "CPU samples");
-                if (track != null && inOrder(track, t)) {
-                    trace.event(PerfettoTrace.INSTANT, t, track, "kernel", "CPU sample");
-                    trace.endEvent();
-                    samples++;
-                } else if (track != null) {
-                    kernelOutOfOrder++;
-                }
-            } else if ((name.equals("DiskIo/Read") || name.equals("DiskIo/Write")) && window.contains(t)) {
-                Long track = kernelTrack(k.threadId(), "Disk I/O");
-                if (track != null && inOrder(track, t)) {
-                    trace.event(PerfettoTrace.INSTANT, t, track, "kernel", name);
-                    trace.annotate("bytes", k.size());
-                    long ticks = k.elapsedTicks();
-                    if (ticks >= 0) {
-                        long raw = k.rawTimestamp();
-                        long dur = reader.timestamps().toFileTime(raw) - reader.timestamps().toFileTime(raw - ticks);
-                        trace.annotate("durationUs", dur / 10);
-                    }
-                    trace.annotate("byteOffset", k.byteOffset());
-                    trace.endEvent();
-                    diskIos++;
-                } else if (track != null) {
-                    kernelOutOfOrder++;
-                }
-            }
-        }
-
-        /** A context switch ends the old thread's "Running" slice and the new thread's wait. */
-        private void cswitch(KernelEvent k, long t) throws IOException {
-            int in = k.newThreadId();
-            int outTid = k.oldThreadId();
-            long[] old = cpuState.computeIfAbsent(outTid, x -> new long[] {CallNode.NONE, CallNode.NONE, -1});
-            if (old[0] != CallNode.NONE) {
-                stateSlice(outTid, old[0], t, "Running");
-            }
-            old[0] = CallNode.NONE;
-            old[1] = t;
-            old[2] = k.oldThreadWaitReason();
-            long[] fresh = cpuState.computeIfAbsent(in, x -> new long[] {CallNode.NONE, CallNode.NONE, -1});
-            if (fresh[1] != CallNode.NONE) {
-                stateSlice(in, fresh[1], t, "Waiting (KWAIT_REASON " + fresh[2] + ")");
-            }
-            fresh[0] = t;
-            fresh[1] = CallNode.NONE;
-        }
-
-        private void stateSlice(int tid, long from, long to, String name) throws IOException {
-            if (!window.overlaps(from, to)) {
-                return;
-            }
-            Long track = kernelTrack(tid, "CPU state (CSwitch)");
-            if (track == null) {
-                return;
-            }
-            if (to < from || !inOrder(track, from)) {
-                kernelOutOfOrder++;
-                return;
-            }
-            trace.event(PerfettoTrace.SLICE_BEGIN, from, track, "kernel", name);
+        @Override
+        public void slice(int pid, int tid, String track, long from, long to, String name, Map<String, Object> args)
+                throws IOException {
+            long uuid = child(thread(pid, tid), track);
+            trace.event(PerfettoTrace.SLICE_BEGIN, from, uuid, "kernel", name);
+            annotate(args);
             trace.endEvent();
-            trace.end(to, track);
-            cursor.put(track, to);
-            cpuSlices++;
+            trace.end(to, uuid);
         }
 
-        /** True when {@code t} is not before the track's last event (and makes it the last). */
-        private boolean inOrder(long track, long t) {
-            Long last = cursor.get(track);
-            if (last != null && t < last) {
-                return false;
+        @Override
+        public void instant(int pid, int tid, String track, long at, String name, Map<String, Object> args)
+                throws IOException {
+            trace.event(PerfettoTrace.INSTANT, at, child(thread(pid, tid), track), "kernel", name);
+            annotate(args);
+            trace.endEvent();
+        }
+
+        private void annotate(Map<String, Object> args) {
+            for (Map.Entry<String, Object> a : args.entrySet()) {
+                if (a.getValue() instanceof Number) {
+                    trace.annotate(a.getKey(), ((Number) a.getValue()).longValue());
+                } else {
+                    trace.annotate(a.getKey(), String.valueOf(a.getValue()));
+                }
             }
-            cursor.put(track, t);
-            return true;
         }
 
         // ---- JVM runtime ----
 
         /** Runtime spans by start time, each class of a process on its own lanes so that spans never overlap on a track. */
         private void runtime() throws IOException {
-            Map<String, List<Long>> laneEnds = new HashMap<>();
+            Lanes lanes = new Lanes();
             for (RuntimeSpans.Span span : context.runtime.all()) {
                 if (!window.overlaps(span.start, span.end)) {
                     continue;
@@ -408,18 +301,8 @@ final class PerfettoCommand {
                 if (o.thread != null && !span.cls.jvmWide && !span.concerns(span.processId, o.thread)) {
                     continue;
                 }
-                String key = span.processId + "/" + span.cls.name;
-                List<Long> ends = laneEnds.computeIfAbsent(key, x -> new ArrayList<>());
-                int lane = 0;
-                while (lane < ends.size() && ends.get(lane) > span.start) {
-                    lane++;
-                }
-                if (lane == ends.size()) {
-                    ends.add(span.end);
-                } else {
-                    ends.set(lane, span.end);
-                }
-                long track = child(process(span.processId), span.cls.name + (lane == 0 ? "" : " " + (lane + 1)));
+                int lane = lanes.place(span.processId + "/" + span.cls.name, span.start, span.end);
+                long track = child(process(span.processId), Lanes.name(span.cls.name, lane));
                 int type = span.instant() ? PerfettoTrace.INSTANT : PerfettoTrace.SLICE_BEGIN;
                 trace.event(type, span.start, track, "jetw.jvm." + span.cls.family, span.label());
                 trace.annotate("osThreadId", span.first.osThreadId());

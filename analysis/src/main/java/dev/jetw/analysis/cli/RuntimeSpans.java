@@ -56,11 +56,20 @@ final class RuntimeSpans {
         /** "JvmGc Start GcId=3 Name=..." for the tools: the class, the first event's type and its fields after the subject. */
         String label() {
             StringBuilder s = new StringBuilder(cls.name).append(' ').append(first.layout.typeName);
-            for (int i = 2; i < first.values.length; i++) {
-                Object v = first.values[i];
-                s.append(' ').append(first.layout.fields.get(i).name).append('=').append(v instanceof String ? "\"" + v + "\"" : v);
+            for (Map.Entry<String, Object> f : fields().entrySet()) {
+                Object v = f.getValue();
+                s.append(' ').append(f.getKey()).append('=').append(v instanceof String ? "\"" + v + "\"" : v);
             }
             return s.toString();
+        }
+
+        /** The first event's fields after the subject (OsThreadId, JavaThreadId), by name, in payload order. */
+        Map<String, Object> fields() {
+            Map<String, Object> f = new java.util.LinkedHashMap<>();
+            for (int i = 2; i < first.values.length; i++) {
+                f.put(first.layout.fields.get(i).name, first.values[i]);
+            }
+            return f;
         }
     }
 
@@ -71,6 +80,11 @@ final class RuntimeSpans {
     private List<Span> sorted;
     /** How the file numbers threads, learnt from the same records (thread rundown, runtime subjects). */
     private final ThreadIds ids = new ThreadIds();
+
+    /** How the file numbers its threads, from what {@link #accept} has seen. */
+    ThreadIds ids() {
+        return ids;
+    }
 
     void accept(EtlRecord r, JetwEvent e) {
         if (e != null && e.kind == JetwEvent.Kind.THREAD && r.type() == EventType.DC_START) {

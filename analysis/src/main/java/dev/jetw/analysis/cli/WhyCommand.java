@@ -5,12 +5,17 @@ import dev.jetw.etl.EtlRecord;
 import dev.jetw.analysis.kernel.KernelClass;
 import dev.jetw.analysis.kernel.KernelDecoder;
 import dev.jetw.analysis.kernel.KernelEvent;
+import dev.jetw.analysis.kernel.KernelThreadNames;
+import dev.jetw.etl.TimeOrderedRecords;
 import dev.jetw.analysis.why.Breakdown;
 import dev.jetw.analysis.why.CallSelector;
 import dev.jetw.analysis.why.ExplainedCall;
 import dev.jetw.analysis.why.ThreadIds;
 import dev.jetw.analysis.why.TraceContents;
+import dev.jetw.analysis.why.TracedThreads;
 import dev.jetw.analysis.why.Usage;
+import dev.jetw.analysis.why.Waker;
+import dev.jetw.analysis.why.WakerCalls;
 import dev.jetw.analysis.why.WhyAnalysis;
 import dev.jetw.etl.EventType;
 
@@ -45,6 +50,9 @@ final class WhyCommand {
         final ThreadIds ids = new ThreadIds();
         final TraceContents contents = new TraceContents();
         final JetwNames names = new JetwNames();
+        final KernelThreadNames kernelNames = new KernelThreadNames();
+        final TracedThreads traced = new TracedThreads();
+        final ThreadLabels labels = new ThreadLabels(names, kernelNames, traced);
         final CallSelector selector;
 
         Scan(CallSelector selector) {
@@ -77,10 +85,16 @@ final class WhyCommand {
         return status;
     }
 
-    /** Pass one: names, thread numbering, what the trace holds, and (with a selector) the calls to explain. */
+    /**
+     * Pass one: names, thread numbering, what the trace holds, and (with a selector) the calls to explain.
+     * Read in time order (TimeOrderedRecords), so that each thread's context switches come in the order
+     * they happened (a switch-in missing from the trace is then told from per-processor buffers read out
+     * of order).
+     */
     static Scan scan(EtlReader reader, CallSelector selector, Progress progress) throws IOException {
         Scan s = new Scan(selector);
-        for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
+        TimeOrderedRecords ordered = new TimeOrderedRecords(reader);
+        for (EtlRecord r = ordered.next(); r != null; r = ordered.next()) {
             if (progress != null) {
                 progress.record(reader, 1, 2);
             }
@@ -90,11 +104,15 @@ final class WhyCommand {
                 KernelEvent k = KernelClass.isKernelRecord(r) ? KernelDecoder.decode(r) : null;
                 if (k != null) {
                     s.contents.kernel(k);
+                    s.kernelNames.accept(k);
                 }
-            } else if (e.kind == JetwEvent.Kind.CALL_START && selector != null) {
-                selector.start(r.processId(), r.threadId(), r.instanceId(), r.parentInstanceId(), e.methodId, r.fileTime());
-            } else if (e.kind == JetwEvent.Kind.CALL_END && selector != null) {
-                selector.end(r.processId(), r.threadId(), r.instanceId(), r.parentInstanceId(), e.methodId, r.fileTime());
+            } else if (e.kind == JetwEvent.Kind.CALL_START || e.kind == JetwEvent.Kind.CALL_END) {
+                s.traced.add(r.processId(), r.threadId());
+                if (selector != null && e.kind == JetwEvent.Kind.CALL_START) {
+                    selector.start(r.processId(), r.threadId(), r.instanceId(), r.parentInstanceId(), e.methodId, r.fileTime());
+                } else if (selector != null) {
+                    selector.end(r.processId(), r.threadId(), r.instanceId(), r.parentInstanceId(), e.methodId, r.fileTime());
+                }
             } else if (e.kind == JetwEvent.Kind.THREAD && r.type() == EventType.DC_START) {
                 s.ids.threadStart(r.processId(), r.threadId(), e.javaThreadId);
             } else if (e.kind == JetwEvent.Kind.RUNTIME) {
@@ -102,17 +120,22 @@ final class WhyCommand {
                 s.contents.runtime(e.runtimeClass.name, e.runtimeClass.family);
             }
         }
+        s.traced.resolve(s.ids);
         return s;
     }
 
-    /** Pass two over a second reader of the file: the breakdowns of {@code calls}. */
+    /**
+     * Pass two over a second reader of the file: the breakdowns of {@code calls}; and a third over jetw's
+     * calls when a traced thread woke one of them (the waker's call at that moment).
+     */
     static List<Breakdown> explain(Path file, Scan scan, List<ExplainedCall> calls, Progress progress)
             throws IOException {
         if (calls.isEmpty()) {
             return new ArrayList<>();
         }
+        WhyAnalysis analysis;
         try (EtlReader reader = EtlReader.open(file)) {
-            WhyAnalysis analysis = new WhyAnalysis(calls, scan.ids, scan.contents, reader.header().perfFreq(),
+            analysis = new WhyAnalysis(calls, scan.ids, scan.traced, scan.contents, reader.header().perfFreq(),
                     reader.timestamps());
             RuntimeSpans spans = new RuntimeSpans();
             for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
@@ -137,8 +160,22 @@ final class WhyCommand {
                 analysis.runtime(s.processId, s.cls.name, s.cls.jvmWide, s.first.osThreadId(), s.first.javaThreadId,
                         s.start, s.end);
             }
-            return analysis.breakdowns();
         }
+        WakerCalls wakers = analysis.wakerCalls();
+        if (!wakers.isEmpty()) {
+            try (EtlReader reader = EtlReader.open(file)) {
+                for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
+                    JetwEvent e = JetwEvent.decode(r);
+                    if (e != null && e.kind == JetwEvent.Kind.CALL_START) {
+                        wakers.start(r.processId(), r.threadId(), r.instanceId(), r.parentInstanceId(), e.methodId, r.fileTime());
+                    } else if (e != null && e.kind == JetwEvent.Kind.CALL_END) {
+                        wakers.end(r.processId(), r.threadId(), r.instanceId(), r.parentInstanceId(), e.methodId, r.fileTime());
+                    }
+                }
+            }
+            wakers.finish();
+        }
+        return analysis.breakdowns(wakers);
     }
 
     private static String selection(Options o, Scan scan, int found) {
@@ -182,6 +219,7 @@ final class WhyCommand {
                     row(s, b, st.getKey(), st.getValue(), "thread state, kernel tid " + b.kernelThreadId);
                 }
             }
+            wakerRows(s, b, scan, sessionStart);
             if (b.samples >= 0) {
                 s.append(String.format(Locale.ROOT, "  %-44s %10s %8s  %d sample%s of the thread%n", "CPU samples", "-", "-",
                         b.samples, b.samples == 1 ? "" : "s"));
@@ -215,6 +253,46 @@ final class WhyCommand {
                     .append(" calls with only a START (running at stop, or END lost) or only an END (START lost)\n");
         }
         return s.toString();
+    }
+
+    /** Wakers shown by name; the rest of a call's wakers are summed on one line. */
+    static final int WAKERS_SHOWN = 3;
+
+    /** "woken by thread "holder" (tid 1234)  6.000  20.0%  1 wake-up at +18.000 ms, in com.acme.Lock.release()V": the main wakers. */
+    private static void wakerRows(StringBuilder s, Breakdown b, Scan scan, long sessionStart) {
+        if (b.wakers == null) {
+            return;
+        }
+        int shown = 0;
+        long restTime = 0;
+        int restWakers = 0;
+        int restWakeups = 0;
+        for (Waker w : b.wakers) {
+            if (shown++ < WAKERS_SHOWN) {
+                StringBuilder d = new StringBuilder().append(w.wakeups).append(w.wakeups == 1 ? " wake-up at +"
+                        : " wake-ups, the longest wait ended at +").append(Text.millis(w.at - sessionStart)).append(" ms");
+                if (w.call != null) {
+                    d.append(", in ").append(scan.names.method(w.call.methodId)).append(" (inst ").append(w.call.instanceId)
+                            .append(')');
+                } else if (w.tracedThread >= 0) {
+                    d.append(", in no traced call");
+                }
+                row(s, b, "woken by " + wakerName(w, scan), w.waited, d.toString());
+            } else {
+                restTime += w.waited;
+                restWakers++;
+                restWakeups += w.wakeups;
+            }
+        }
+        if (restWakers > 0) {
+            row(s, b, "woken by " + restWakers + " more thread" + (restWakers == 1 ? "" : "s"), restTime,
+                    restWakeups + " wake-up" + (restWakeups == 1 ? "" : "s"));
+        }
+    }
+
+    /** "thread "holder" (tid 1234)", "an interrupt or idle CPU": a waker as {@link ThreadLabels} names it. */
+    static String wakerName(Waker w, Scan scan) {
+        return scan.labels.waker(w.threadId, w.processId);
     }
 
     /** The notes every breakdown has (what the trace as a whole holds): printed once. */
@@ -256,7 +334,7 @@ final class WhyCommand {
         try (EtlReader reader = EtlReader.open(file)) {
             scan = scan(reader, new CallSelector(Integer.MAX_VALUE, null, thread), null);
         }
-        return annotations(explain(file, scan, scan.selector.chosen(), null));
+        return annotations(explain(file, scan, scan.selector.chosen(), null), scan);
     }
 
     /** The breakdowns of {@code calls}, by two more passes over {@code file}. */
@@ -265,25 +343,32 @@ final class WhyCommand {
         try (EtlReader reader = EtlReader.open(file)) {
             scan = scan(reader, null, null);
         }
-        return annotations(explain(file, scan, calls, null));
+        return annotations(explain(file, scan, calls, null), scan);
     }
 
-    private static TreeAnnotations annotations(List<Breakdown> found) {
+    private static TreeAnnotations annotations(List<Breakdown> found, Scan scan) {
         TreeAnnotations a = new TreeAnnotations();
         for (Breakdown b : found) {
-            a.lines.put(TreeAnnotations.key(b.call.processId, b.call.instanceId), oneLine(b));
+            a.lines.put(TreeAnnotations.key(b.call.processId, b.call.instanceId), oneLine(b, scan));
         }
         a.notes.addAll(commonNotes(found));
         return a;
     }
 
     /** "children 1.400 | self 18.412 | on CPU 5.000 | ..." in ms: one line for {@code tree --why}. */
-    static String oneLine(Breakdown b) {
+    static String oneLine(Breakdown b, Scan scan) {
         StringBuilder s = new StringBuilder("why (ms): children ").append(Text.millis(b.children)).append(" | self ")
                 .append(Text.millis(b.self()));
         if (b.states != null) {
             for (Map.Entry<String, Long> st : b.states.entrySet()) {
                 s.append(" | ").append(st.getKey()).append(' ').append(Text.millis(st.getValue()));
+            }
+        }
+        if (b.wakers != null && !b.wakers.isEmpty()) {
+            Waker main = b.wakers.get(0);
+            s.append(" | woken by ").append(wakerName(main, scan)).append(' ').append(Text.millis(main.waited));
+            if (main.call != null) {
+                s.append(" in ").append(scan.names.method(main.call.methodId));
             }
         }
         if (b.diskIo != null && b.diskIo.count > 0) {
@@ -305,6 +390,7 @@ final class WhyCommand {
         w.name("file").value(f.toString()).name("session").value(session);
         w.name("selection").value(o.instance != null ? "instance " + o.instance : "slowest " + o.slowest);
         w.name("halfSeenCalls").value(scan.selector.halfSeen());
+        w.name("missingSwitchIns").value(scan.contents.missingSwitchIns());
         w.name("calls").beginArray();
         for (Breakdown b : found) {
             ExplainedCall c = b.call;
@@ -330,6 +416,7 @@ final class WhyCommand {
                 }
                 w.endObject();
             }
+            wakersJson(w, b, scan, sessionStart);
             w.name("samples");
             if (b.samples >= 0) {
                 w.value(b.samples);
@@ -356,6 +443,32 @@ final class WhyCommand {
         }
         w.endArray().endObject();
         return w.toString();
+    }
+
+    /** {@code "wakers": [{threadId, processId, name, kind, wakeups, waitMs, atMs, call}]} or null. */
+    private static void wakersJson(JsonWriter w, Breakdown b, Scan scan, long sessionStart) {
+        w.name("wakers");
+        if (b.wakers == null) {
+            w.value((String) null);
+            return;
+        }
+        w.beginArray();
+        for (Waker k : b.wakers) {
+            w.beginObject().name("threadId").value(k.threadId).name("processId").value(k.processId);
+            w.name("name").value(scan.labels.name(k.threadId, k.processId));
+            w.name("kind").value(k.isInterruptOrIdle() ? "interrupt or idle CPU" : k.threadId < 0 ? "not named" : "thread");
+            w.name("wakeups").value(k.wakeups).name("waitMs").value(k.waited / 10_000.0, 4)
+                    .name("atMs").value((k.at - sessionStart) / 10_000.0, 4);
+            w.name("call");
+            if (k.call == null) {
+                w.value((String) null);
+            } else {
+                w.beginObject().name("method").value(scan.names.method(k.call.methodId)).name("methodId").value(k.call.methodId)
+                        .name("instanceId").value(k.call.instanceId).name("threadId").value(k.call.threadId).endObject();
+            }
+            w.endObject();
+        }
+        w.endArray();
     }
 
     private static void usage(JsonWriter w, Usage u) {

@@ -176,7 +176,7 @@ public final class KernelDecoder {
         return null;
     }
 
-    /** Thread_V2/V3_TypeGroup1 (Start, End, DCStart, DCEnd), CSwitch, ReadyThread. */
+    /** Thread_V2/V3/V4_TypeGroup1 (Start, End, DCStart, DCEnd), CSwitch, ReadyThread, SetName. */
     private static String thread(int type, int version, Fields f) throws PayloadCursor.PayloadEnded {
         switch (type) {
             case 1:
@@ -201,6 +201,9 @@ public final class KernelDecoder {
                     f.u8("pagePriority");
                     f.u8("ioPriority");
                     f.u8("threadFlags");
+                }
+                if (version >= 4) {
+                    f.utf16("threadName"); // Thread_V4 (wmicore.mof): the thread's description, "" when it has none
                 }
                 return f.in.remaining() == 0 ? null : f.in.remaining() + " bytes after the documented fields are not decoded";
             case 36:
@@ -230,6 +233,14 @@ public final class KernelDecoder {
                 f.s8("flag");
                 f.s8("reserved");
                 return null;
+            case 72:
+                // ThreadSetName (wmicore.mof's Thread_V2; PerfView's TraceEvent reads it the same way): the
+                // name a thread was given (SetThreadDescription; the Linux collector's task_rename and comm).
+                f.u32("processId");
+                f.u32("threadId");
+                f.utf16("threadName");
+                return version == 2 ? null : "Thread/SetName version " + version + " decoded with the version 2 layout"
+                        + " (the only one documented)";
             default:
                 return null;
         }

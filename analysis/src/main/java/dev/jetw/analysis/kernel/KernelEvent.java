@@ -179,6 +179,15 @@ public final class KernelEvent {
         return n != null ? n : text("openPath");
     }
 
+    /**
+     * Thread Start/End/DCStart/DCEnd (version 4+) and Thread/SetName: the thread's name; null otherwise
+     * and when the name is empty (a thread without a description).
+     */
+    public String threadName() {
+        String n = text("threadName");
+        return n == null || n.isEmpty() ? null : n;
+    }
+
     /** StackWalk: the return addresses, innermost first; null otherwise. */
     public long[] stack() {
         Object v = fields.get("stack");

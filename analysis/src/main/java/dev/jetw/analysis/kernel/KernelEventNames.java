@@ -15,7 +15,8 @@ final class KernelEventNames {
         names(KernelClass.EVENT_TRACE, 0, "Header", 5, "Extension", 8, "RundownComplete", 32, "GroupMasksEnd",
                 48, "RundownBegin", 49, "RundownEnd", 64, "DbgIdRsds", 66, "BuildLab", 67, "BinaryPath");
         names(KernelClass.PROCESS, 1, "Start", 2, "End", 3, "DCStart", 4, "DCEnd", 11, "Terminate", 39, "Defunct");
-        names(KernelClass.THREAD, 1, "Start", 2, "End", 3, "DCStart", 4, "DCEnd", 36, "CSwitch", 50, "ReadyThread");
+        names(KernelClass.THREAD, 1, "Start", 2, "End", 3, "DCStart", 4, "DCEnd", 36, "CSwitch", 50, "ReadyThread",
+                72, "SetName");
         names(KernelClass.IMAGE, 2, "UnLoad", 3, "DCStart", 4, "DCEnd", 10, "Load", 33, "KernelBase", 34, "HypercallPage");
         names(KernelClass.DISK_IO, 10, "Read", 11, "Write", 12, "ReadInit", 13, "WriteInit", 14, "FlushBuffers",
                 15, "FlushInit");

@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * Where one call's wall time went, from what the trace holds on its thread during the call. Two
  * parts add up to the wall time each: traced children + self; and (with kernel context switches)
- * the thread states. The rest overlaps them: disk I/O the thread issued, its hard page faults, JVM
+ * the thread states (with the threads that woke it: {@link #wakers}). The rest overlaps them: disk I/O the thread issued, its hard page faults, JVM
  * runtime events. A part the trace holds no events for is null, and {@link #notes} say why;
  * zero means "the trace could have shown it and did not".
  */
@@ -21,6 +21,11 @@ public final class Breakdown {
     public final long kernelThreadId;
     /** Time per thread state (ThreadStates), adding up to the wall time; null without context switches for the thread. */
     public final Map<String, Long> states;
+    /**
+     * The threads whose Thread/ReadyThread ended the thread's waits inside the call, the largest waiting
+     * time first; null when the trace cannot tell (no context switches or no ReadyThread events for it).
+     */
+    public final List<Waker> wakers;
     /** PerfInfo/SampledProfile samples of the thread inside the call; -1 when the trace has none at all. */
     public final long samples;
     /** Disk reads, writes and flushes the thread issued that overlap the call; null when the trace has none. */
@@ -33,12 +38,13 @@ public final class Breakdown {
     public final List<String> notes;
 
     Breakdown(ExplainedCall call, long children, int childCalls, long kernelThreadId, Map<String, Long> states,
-              long samples, Usage diskIo, Usage hardFaults, Map<String, Usage> jvm, List<String> notes) {
+              List<Waker> wakers, long samples, Usage diskIo, Usage hardFaults, Map<String, Usage> jvm, List<String> notes) {
         this.call = call;
         this.children = children;
         this.childCalls = childCalls;
         this.kernelThreadId = kernelThreadId;
         this.states = states == null ? null : Collections.unmodifiableMap(states);
+        this.wakers = wakers == null ? null : Collections.unmodifiableList(wakers);
         this.samples = samples;
         this.diskIo = diskIo;
         this.hardFaults = hardFaults;

@@ -16,22 +16,12 @@ import java.util.PriorityQueue;
  */
 public final class CallSelector {
 
-    private static final long NONE = Long.MIN_VALUE;
-
-    private static final class Half {
-        int threadId;
-        int parentInstanceId;
-        int methodId;
-        long start = NONE;
-        long end = NONE;
-    }
-
     private final int slowest;
     private final Integer instanceId;
     private final Integer threadId;
     private long windowFrom = Long.MIN_VALUE;
     private long windowTo = Long.MAX_VALUE;
-    private final Map<Long, Half> open = new HashMap<>();
+    private final Map<Long, HalfCall> open = new HashMap<>();
     private final PriorityQueue<ExplainedCall> chosen =
             new PriorityQueue<>(Comparator.comparingLong(ExplainedCall::duration).thenComparingLong(c -> -c.start));
 
@@ -49,38 +39,24 @@ public final class CallSelector {
     }
 
     public void start(int pid, int tid, int instance, int parent, int methodId, long time) {
-        Half h = half(pid, instance);
-        h.threadId = tid;
-        h.parentInstanceId = parent;
-        h.methodId = methodId;
-        h.start = time;
-        complete(pid, instance, h);
+        seen(pid, tid, instance, parent, methodId, time, true);
     }
 
     public void end(int pid, int tid, int instance, int parent, int methodId, long time) {
-        Half h = half(pid, instance);
-        if (h.start == NONE) {
-            h.threadId = tid;
-            h.parentInstanceId = parent;
-            h.methodId = methodId;
-        }
-        h.end = time;
-        complete(pid, instance, h);
+        seen(pid, tid, instance, parent, methodId, time, false);
     }
 
-    private Half half(int pid, int instance) {
-        return open.computeIfAbsent(key(pid, instance), k -> new Half());
-    }
-
-    private void complete(int pid, int instance, Half h) {
-        if (h.start == NONE || h.end == NONE) {
+    private void seen(int pid, int tid, int instance, int parent, int methodId, long time, boolean isStart) {
+        HalfCall h = open.computeIfAbsent(HalfCall.key(pid, instance), k -> new HalfCall());
+        h.seen(tid, parent, methodId, time, isStart);
+        if (!h.complete()) {
             return;
         }
-        open.remove(key(pid, instance));
+        open.remove(HalfCall.key(pid, instance));
         if ((threadId != null && h.threadId != threadId) || h.start < windowFrom || h.start >= windowTo) {
             return;
         }
-        ExplainedCall c = new ExplainedCall(pid, h.threadId, instance, h.parentInstanceId, h.methodId, h.start, h.end);
+        ExplainedCall c = h.call(pid, instance);
         if (instanceId != null) {
             if (instance == instanceId) {
                 chosen.add(c);
@@ -91,10 +67,6 @@ public final class CallSelector {
                 chosen.poll();
             }
         }
-    }
-
-    private static long key(int pid, int instance) {
-        return (long) pid << 32 | (instance & 0xFFFFFFFFL);
     }
 
     /** The chosen calls, longest first. */

@@ -2,51 +2,77 @@ package dev.jetw.analysis.why;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * A thread's scheduling state over one call, from the kernel's Thread/CSwitch and Thread/ReadyThread
- * events for that thread: switched in = on CPU; switched out in state Waiting = waiting for the
- * CSwitch's wait reason; switched out in state Ready, Standby or DeferredReady = preempted, ready;
- * readied (ReadyThread) = ready until switched in. The state at the call's start is the one the last
- * change before it left; with no change before it, the time up to the first change is "unknown".
- * The states' times add up to the call's wall time exactly.
+ * events for that thread, as {@link CpuTimeline} reads them (its rule for switch-ins the trace does not
+ * hold included). The changes arrive in any order and are sorted here; the state at the call's start is
+ * what the last changes before it left (the latest {@link #KEPT_BEFORE} are kept); with none, the time up
+ * to the first change is "unknown". The states' times add up to the call's wall time exactly. The waits
+ * that a ReadyThread ended inside the call are kept with their waker ({@link #wakes()}).
  */
 final class ThreadStates {
 
-    static final String ON_CPU = "on CPU";
-    static final String READY = "ready, waiting for a CPU";
-    static final String UNKNOWN = "unknown (no context switch before it)";
-    static final String WAITING = "waiting: ";
+    static final String ON_CPU = CpuTimeline.ON_CPU;
+    static final String READY = CpuTimeline.READY;
+    static final String UNKNOWN = CpuTimeline.UNKNOWN;
 
-    /** KTHREAD_STATE values of CSwitch's OldThreadState. */
-    private static final int STATE_READY = 1;
-    private static final int STATE_STANDBY = 3;
-    private static final int STATE_TERMINATED = 4;
-    private static final int STATE_WAITING = 5;
-    private static final int STATE_TRANSITION = 6;
-    private static final int STATE_DEFERRED_READY = 7;
+    /** Changes before the call kept to find its state at the start (the last ones: a missing switch-in needs more than one). */
+    static final int KEPT_BEFORE = 8;
 
-    /** A change of state; {@code after} is null for a ReadyThread (ready unless already running). */
+    /** A change of state: when, in what order it was read (ties), and what it does to the timeline. */
     private static final class Change {
         final long time;
         final long order;
-        final String after;
+        final Consumer<CpuTimeline> apply;
 
-        Change(long time, long order, String after) {
+        Change(long time, long order, Consumer<CpuTimeline> apply) {
             this.time = time;
             this.order = order;
-            this.after = after;
+            this.apply = apply;
         }
     }
 
+    /** One waker's wake-ups of the thread inside the call: how many, the waiting time they ended, when the longest ended. */
+    static final class WakerSum {
+        final long waker;
+        final int processId;
+        int wakeups;
+        long waited;
+        long longest = -1;
+        long longestAt;
+
+        WakerSum(long waker, int processId) {
+            this.waker = waker;
+            this.processId = processId;
+        }
+
+        void add(long at, long wait) {
+            wakeups++;
+            waited += wait;
+            if (wait > longest) {
+                longest = wait;
+                longestAt = at;
+            }
+        }
+    }
+
+    private static final Comparator<Change> ORDER = Comparator.comparingLong((Change c) -> c.time).thenComparingLong(c -> c.order);
+
     private final long start;
     private final long end;
-    private Change before;
+    private final TreeSet<Change> before = new TreeSet<>(ORDER);
     private final List<Change> inside = new ArrayList<>();
+    private Map<String, Long> times;
+    private List<WakerSum> wakers;
+    private long missingSwitchIns;
 
     ThreadStates(long start, long end) {
         this.start = start;
@@ -54,68 +80,101 @@ final class ThreadStates {
     }
 
     void switchedIn(long time, long order) {
-        add(new Change(time, order, ON_CPU));
+        add(new Change(time, order, t -> t.switchedIn(time)));
     }
 
     void switchedOut(long time, long order, int state, int waitReason) {
-        add(new Change(time, order, stateName(state, waitReason)));
+        add(new Change(time, order, t -> t.switchedOut(time, state, waitReason)));
     }
 
-    void readied(long time, long order) {
-        add(new Change(time, order, null));
+    /** A ReadyThread of the thread, whose header names thread {@code waker} of process {@code wakerPid}. */
+    void readied(long time, long order, long waker, int wakerPid) {
+        add(new Change(time, order, t -> t.readied(time, waker, wakerPid)));
     }
 
     private void add(Change c) {
+        times = null;
         if (c.time <= start) {
-            if (before == null || c.time > before.time || (c.time == before.time && c.order > before.order)) {
-                before = c;
+            before.add(c);
+            if (before.size() > KEPT_BEFORE) {
+                before.pollFirst();
             }
         } else if (c.time < end) {
             inside.add(c);
         }
     }
 
-    static String stateName(int state, int waitReason) {
-        switch (state) {
-            case STATE_WAITING:
-                return WAITING + WaitReasons.name(waitReason);
-            case STATE_READY:
-            case STATE_STANDBY:
-            case STATE_DEFERRED_READY:
-                return READY;
-            case STATE_TRANSITION:
-                return WAITING + "Transition (kernel stack not resident)";
-            case STATE_TERMINATED:
-                return "terminated";
-            default:
-                return "off CPU, state " + state;
-        }
-    }
-
     /** Time per state inside the call: on CPU, ready, each wait reason (longest first), unknown. */
     Map<String, Long> times() {
-        inside.sort(Comparator.comparingLong((Change c) -> c.time).thenComparingLong(c -> c.order));
-        Map<String, Long> raw = new TreeMap<>();
-        String state = before == null ? UNKNOWN : next(UNKNOWN, before);
-        long at = start;
-        for (Change c : inside) {
-            raw.merge(state, c.time - at, Long::sum);
-            at = c.time;
-            state = next(state, c);
+        if (times == null) {
+            replay();
         }
-        raw.merge(state, end - at, Long::sum);
+        return times;
+    }
+
+    /**
+     * Per waker, the waits its ReadyThreads ended inside the call: the largest waiting time first (then
+     * more wake-ups, then the lower thread id).
+     */
+    List<WakerSum> wakers() {
+        if (times == null) {
+            replay();
+        }
+        return wakers;
+    }
+
+    /** Switch-outs inside the call while the thread was not known to be running. */
+    long missingSwitchIns() {
+        if (times == null) {
+            replay();
+        }
+        return missingSwitchIns;
+    }
+
+    private void replay() {
+        inside.sort(ORDER);
+        Map<String, Long> raw = new TreeMap<>();
+        Map<Long, WakerSum> w = new HashMap<>();
+        long[] gaps = {0};
+        CpuTimeline.Segments clip = (from, to, state, waker, wakerPid) -> {
+            long a = Math.max(from, start);
+            long b = Math.min(to, end);
+            if (b > a) {
+                raw.merge(state, b - a, Long::sum);
+            }
+            if (waker != CpuTimeline.NO_WAKER && to > start) {
+                w.computeIfAbsent(waker, k -> new WakerSum(waker, wakerPid)).add(to, Math.max(0, b - a));
+            }
+            if ((state.equals(CpuTimeline.ON_CPU_ESTIMATED) || state.equals(CpuTimeline.UNKNOWN_GAP)) && to > start) {
+                gaps[0]++;
+            }
+        };
+        CpuTimeline t = before.isEmpty() ? new CpuTimeline(clip, UNKNOWN, start) : new CpuTimeline(clip);
+        for (Change c : before) {
+            c.apply.accept(t);
+        }
+        for (Change c : inside) {
+            c.apply.accept(t);
+        }
+        t.finish(end);
         Map<String, Long> out = new LinkedHashMap<>();
         take(raw, out, ON_CPU);
+        take(raw, out, CpuTimeline.ON_CPU_ESTIMATED);
         take(raw, out, READY);
         List<Map.Entry<String, Long>> rest = new ArrayList<>(raw.entrySet());
-        rest.removeIf(e -> e.getKey().equals(UNKNOWN));
+        rest.removeIf(e -> e.getKey().equals(UNKNOWN) || e.getKey().equals(CpuTimeline.UNKNOWN_GAP));
         rest.sort(Map.Entry.<String, Long>comparingByValue().reversed());
         for (Map.Entry<String, Long> e : rest) {
             out.put(e.getKey(), e.getValue());
         }
+        take(raw, out, CpuTimeline.UNKNOWN_GAP);
         take(raw, out, UNKNOWN);
         out.values().removeIf(v -> v == 0);
-        return out;
+        times = out;
+        wakers = new ArrayList<>(w.values());
+        wakers.sort(Comparator.comparingLong((WakerSum x) -> -x.waited).thenComparingInt(x -> -x.wakeups)
+                .thenComparingLong(x -> x.waker));
+        missingSwitchIns = gaps[0];
     }
 
     private static void take(Map<String, Long> from, Map<String, Long> to, String key) {
@@ -123,12 +182,5 @@ final class ThreadStates {
         if (v != null) {
             to.put(key, v);
         }
-    }
-
-    private static String next(String state, Change c) {
-        if (c.after != null) {
-            return c.after;
-        }
-        return state.equals(ON_CPU) ? ON_CPU : READY;
     }
 }

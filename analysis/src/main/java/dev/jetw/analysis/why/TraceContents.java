@@ -2,6 +2,7 @@ package dev.jetw.analysis.why;
 
 import dev.jetw.analysis.kernel.KernelEvent;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -19,6 +20,9 @@ public final class TraceContents {
     private final Map<Kernel, Long> kernel = new TreeMap<>();
     private final TreeSet<String> runtimeClasses = new TreeSet<>();
     private final TreeSet<String> runtimeFamilies = new TreeSet<>();
+    /** Per kernel thread: whether its last context switch put it on a CPU (events fed in time order). */
+    private final Map<Integer, Boolean> running = new HashMap<>();
+    private long missingSwitchIns;
 
     /** Counts a kernel event of a kind a breakdown uses (others are ignored). */
     public void kernel(KernelEvent k) {
@@ -26,6 +30,24 @@ public final class TraceContents {
         if (kind != null) {
             kernel.merge(kind, 1L, Long::sum);
         }
+        if (kind == Kernel.CSWITCH) {
+            int out = k.oldThreadId();
+            if (out > 0 && Boolean.FALSE.equals(running.put(out, Boolean.FALSE))) {
+                missingSwitchIns++; // switched out twice with no switch-in between (CpuTimeline)
+            }
+            if (k.newThreadId() > 0) {
+                running.put(k.newThreadId(), Boolean.TRUE);
+            }
+        }
+    }
+
+    /**
+     * Context switches out of a thread that was not on a CPU by the trace (its switch-in is missing;
+     * {@link CpuTimeline} says how that time is counted), over every thread of the trace. Exact when the
+     * events were fed in time order.
+     */
+    public long missingSwitchIns() {
+        return missingSwitchIns;
     }
 
     /** A JVM runtime event of class {@code className} (family {@code family}). */

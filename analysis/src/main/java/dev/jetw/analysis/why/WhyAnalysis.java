@@ -31,18 +31,21 @@ public final class WhyAnalysis {
     private final Map<Long, List<CallEvidence>> byKernelThread = new HashMap<>();
     private final Map<Long, long[]> openChildren = new HashMap<>();
     private final ThreadIds ids;
+    private final TracedThreads traced;
     private final TraceContents contents;
     private final long perfFreq;
     private final TimestampConverter clock;
     private long order;
 
     /**
+     * @param traced   the threads with jetw calls, resolved to kernel ids: a waker that is one of them is placed in its calls
      * @param perfFreq the QPC frequency of the file (logfile header): DiskIo's HighResResponseTime is in those ticks
      * @param clock    the file's time stamp conversion: HardFault's InitialTime is a raw time stamp
      */
-    public WhyAnalysis(List<ExplainedCall> chosen, ThreadIds ids, TraceContents contents, long perfFreq,
-                       TimestampConverter clock) {
+    public WhyAnalysis(List<ExplainedCall> chosen, ThreadIds ids, TracedThreads traced, TraceContents contents,
+                       long perfFreq, TimestampConverter clock) {
         this.ids = ids;
+        this.traced = traced;
         this.contents = contents;
         this.perfFreq = perfFreq;
         this.clock = clock;
@@ -103,8 +106,11 @@ public final class WhyAnalysis {
                 }
                 break;
             case READY_THREAD:
+                // The header thread readied it (the waker; 0: an interrupt or the idle CPU; -1: a PERFINFO header names none).
+                int header = k.record().threadId();
+                long waker = header == -1 ? -1 : header & 0xFFFFFFFFL;
                 for (CallEvidence c : on(k.threadId())) {
-                    c.states.readied(t, seq);
+                    c.states.readied(t, seq, waker, k.record().processId());
                 }
                 break;
             case SAMPLED_PROFILE:
@@ -158,16 +164,55 @@ public final class WhyAnalysis {
         }
     }
 
-    /** The breakdowns, in the order the calls were given. */
+    /**
+     * After the pass: the wake-ups to place in the waker's traced calls (the one that ended each waker's
+     * longest wait, for wakers that are threads with jetw calls), for one more pass over jetw's calls.
+     */
+    public WakerCalls wakerCalls() {
+        WakerCalls w = new WakerCalls();
+        if (!wakersKnown()) {
+            return w;
+        }
+        for (CallEvidence c : calls) {
+            for (ThreadStates.WakerSum s : c.states.wakers()) {
+                long t = traced.ofKernelThread(s.waker);
+                if (s.waker > 0 && t >= 0) {
+                    w.ask(t, s.longestAt);
+                }
+            }
+        }
+        return w;
+    }
+
+    private boolean wakersKnown() {
+        return contents.count(TraceContents.Kernel.CSWITCH) > 0 && contents.count(TraceContents.Kernel.READY_THREAD) > 0;
+    }
+
+    /** The breakdowns, in the order the calls were given (wakers not placed in their calls). */
     public List<Breakdown> breakdowns() {
+        return breakdowns(new WakerCalls());
+    }
+
+    /** The breakdowns, in the order the calls were given; {@code placed}: {@link #wakerCalls()} after its pass. */
+    public List<Breakdown> breakdowns(WakerCalls placed) {
         List<Breakdown> out = new ArrayList<>();
         for (CallEvidence c : calls) {
-            out.add(breakdown(c));
+            out.add(breakdown(c, placed));
         }
         return out;
     }
 
-    private Breakdown breakdown(CallEvidence c) {
+    private List<Waker> wakers(CallEvidence c, WakerCalls placed) {
+        List<Waker> out = new ArrayList<>();
+        for (ThreadStates.WakerSum s : c.states.wakers()) {
+            long t = s.waker > 0 ? traced.ofKernelThread(s.waker) : -1;
+            out.add(new Waker(s.waker, s.processId, t, s.wakeups, s.waited, s.longestAt,
+                    t >= 0 ? placed.callAt(t, s.longestAt) : null));
+        }
+        return out;
+    }
+
+    private Breakdown breakdown(CallEvidence c, WakerCalls placed) {
         List<String> notes = new ArrayList<>();
         boolean threadKnown = c.kernelThreadId > 0;
         if (!contents.hasKernelEvents()) {
@@ -178,10 +223,19 @@ public final class WhyAnalysis {
                     + " events cannot be matched to it");
         }
         Map<String, Long> states = null;
+        List<Waker> wakers = null;
         if (contents.count(TraceContents.Kernel.CSWITCH) > 0 && threadKnown) {
             states = c.states.times();
             if (contents.count(TraceContents.Kernel.READY_THREAD) == 0) {
-                notes.add("no ReadyThread events in this trace: the time from wake-up to getting a CPU counts in the wait");
+                notes.add("no ReadyThread events in this trace: the time from wake-up to getting a CPU counts in the wait,"
+                        + " and what woke the thread is unknown");
+            } else {
+                wakers = wakers(c, placed);
+            }
+            if (contents.missingSwitchIns() > 0) {
+                notes.add(contents.missingSwitchIns() + " switch-in" + (contents.missingSwitchIns() == 1 ? "" : "s")
+                        + " missing in this trace (a thread switched out while not on a CPU); time around them is"
+                        + " estimated: on CPU since the thread's last wake-up, else unknown");
             }
         } else if (contents.hasKernelEvents()) {
             notes.add("no context switches in this trace: on-CPU, ready and waiting time are unknown");
@@ -217,7 +271,7 @@ public final class WhyAnalysis {
                     + " contention and parking cannot be told");
         }
         return new Breakdown(c.call, c.children.coveredWithin(c.call.start, c.call.end), c.children.size(),
-                c.kernelThreadId, states, samples, disk, faults, jvm, notes);
+                c.kernelThreadId, states, wakers, samples, disk, faults, jvm, notes);
     }
 
     private static long key(int pid, int instance) {

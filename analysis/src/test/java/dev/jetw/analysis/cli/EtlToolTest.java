@@ -277,30 +277,28 @@ class EtlToolTest {
         assertEquals(0, r.status(), r.err());
         assertEquals(outFile + "\n", r.out());
         Map<String, Object> j = MiniJson.object(Files.readString(outFile));
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> events = (List<Map<String, Object>>) (List<?>) j.get("traceEvents");
+        ChromeTraceJson t = ChromeTraceJson.read(outFile); // B/E nest per track, as Perfetto and speedscope read them
         List<String> complete = new ArrayList<>();
+        List<ChromeTraceJson.Slice> slices = new ArrayList<>(t.slices);
+        slices.sort(java.util.Comparator.comparingLong((ChromeTraceJson.Slice x) -> x.tid).thenComparingDouble(x -> x.ts)
+                .thenComparingDouble(x -> -x.dur));
+        for (ChromeTraceJson.Slice x : slices) {
+            assertEquals(4242L, x.pid);
+            complete.add(x.tid + " " + x.name + " ts=" + x.ts + " dur=" + x.dur
+                    + (x.args.containsKey("exception") ? " ex=" + x.args.get("exception") : "")
+                    + (x.args.containsKey("unfinished") ? " unfinished" : ""));
+        }
         List<String> instants = new ArrayList<>();
+        for (Map<String, Object> e : t.instants) {
+            assertEquals("t", e.get("s"));
+            instants.add(e.get("tid") + " " + e.get("name") + " ts=" + e.get("ts"));
+        }
         List<String> names = new ArrayList<>();
-        for (Map<String, Object> e : events) {
-            String ph = (String) e.get("ph");
-            assertEquals(n(4242), e.get("pid"));
-            if (ph.equals("X")) {
-                Map<String, Object> args = asMap(e.get("args"));
-                complete.add(e.get("tid") + " " + e.get("name") + " ts=" + e.get("ts") + " dur=" + e.get("dur")
-                        + (args.containsKey("exception") ? " ex=" + args.get("exception") : "")
-                        + (args.containsKey("unfinished") ? " unfinished" : ""));
-            } else if (ph.equals("i")) {
-                assertEquals("t", e.get("s"));
-                instants.add(e.get("tid") + " " + e.get("name") + " ts=" + e.get("ts"));
-            } else {
-                assertEquals("M", ph);
+        for (Map<String, Object> e : t.events) {
+            if ("M".equals(e.get("ph"))) {
                 names.add(e.get("name") + " " + e.get("tid") + " " + asMap(e.get("args")).get("name"));
             }
         }
-        // Events are written as their top-level call completes (the order of events means nothing to the
-        // viewers); grouped by thread (a stable sort), each thread's are in time order.
-        complete.sort(java.util.Comparator.comparing(s -> s.substring(0, s.indexOf(' '))));
         assertEquals(List.of(
                 "11 com.example.Shop.handle(Ljava/lang/String;)V ts=1000.0 dur=9000.0",
                 "11 com.example.Db.query()I ts=2000.0 dur=3000.0",
@@ -309,6 +307,11 @@ class EtlToolTest {
                 "11 com.example.Shop.handle(Ljava/lang/String;)V ts=20000.0 dur=2000.0 unfinished",
                 "11 com.example.Db.query()I ts=21000.0 dur=1000.0 unfinished",
                 "12 com.example.Db.query()I ts=3000.0 dur=12250.0"), complete);
+        assertEquals(java.util.Set.of("com.example.Shop.handle(Ljava/lang/String;)V", "com.example.Db.query()I",
+                "com.example.Shop.render()V"), t.frameKeys.get("jetw"),
+                "speedscope sees one frame per method: the per-call values are on the E events");
+        assertEquals(java.util.Map.of("methodId", java.math.BigDecimal.valueOf(2), "instanceId", java.math.BigDecimal.valueOf(2)),
+                t.slices.stream().filter(x -> x.tid == 11 && x.ts == 2000.0).findFirst().orElseThrow().args);
         assertEquals(List.of("11 validated ts=6000.0", "12 idle ts=16000.0"), instants);
         assertEquals(List.of("process_name 0 jetw jetw (pid 4242)", "thread_name 11 main (tid 11)",
                 "thread_name 12 worker-1 (tid 12)"), names);

@@ -321,35 +321,80 @@ class PerfettoCommandTest {
         long worker = d.track("worker-2", 0);
         long third = d.track("worker-3", 0);
         assertEquals(List.of("B a.Intake.handle()V @" + ns(1), "E @" + ns(3)), d.events.get(main));
-        assertEquals(List.of("B task (queued 3.200 ms) @" + ns(5), "B a.Task.run()V @" + ns(5.1), "E @" + ns(8), "E @" + ns(8)),
-                d.events.get(worker));
+        assertEquals(List.of("B task @" + ns(5), "B a.Task.run()V @" + ns(5.1), "E @" + ns(8), "E @" + ns(8)),
+                d.events.get(worker), "one name for every task: the queue wait is an annotation");
         long first = 4242L << 32 | 2;
         long chain = 4242L << 32 | 4;
-        assertEquals(Map.of(first, main + ": a.Intake.handle()V", chain, worker + ": task (queued 3.200 ms)"), d.flowBegins);
-        assertEquals(Map.of(first, worker + ": task (queued 3.200 ms)", chain, third + ": task (queued 1.000 ms)"), d.flowEnds);
+        assertEquals(Map.of(first, main + ": a.Intake.handle()V", chain, worker + ": task"), d.flowBegins);
+        assertEquals(Map.of(first, worker + ": task", chain, third + ": task"), d.flowEnds);
         assertTrue(r.err().contains("2 hand-off flows"), r.err());
         assertTrue(d.annotations.get(worker).stream().anyMatch(a -> Long.valueOf(3_200_000).equals(a.get("queueWaitNs"))
                 && "executor".equals(a.get("handoff"))), d.annotations.get(worker).toString());
     }
 
-    @Test
-    void kernelContextSwitchesAndDiskIoGoOnTheirOwnTracksUnderTheThread() throws IOException {
-        Path f = write("merged.etl", MergedTraceTest.merged());
-        Path out = tmp.resolve("merged.pftrace");
+    /** The stderr line of the last {@link #export}. */
+    private String stderr;
+
+    /** {@code etl} written as NAME.etl and exported by perfetto (exit 0), decoded; its stderr line in {@link #stderr}. */
+    private Decoded export(String name, byte[] etl) throws IOException {
+        Path f = write(name + ".etl", etl);
+        Path out = tmp.resolve(name + ".pftrace");
         EtlToolTest.Run r = run("perfetto", f.toString(), out.toString());
         assertEquals(0, r.status(), r.err());
-        Decoded d = read(out);
+        stderr = r.err();
+        return read(out);
+    }
+
+    /**
+     * WhyCommandTest's merged trace (Windows numbering: header tid 5000 = OS id): thread 5000's CPU
+     * state from its context switches and ReadyThread (Ready from the readying to the switch-in, the wait's
+     * reason named and its waker said), its disk reads as slices, its CPU samples; thread 7000 (no jetw
+     * calls, no kernel Thread record placing it in the process) is not exported.
+     */
+    @Test
+    void kernelCpuStateDiskAndSamplesGoOnTheirOwnTracksUnderTheThread() throws IOException {
+        Decoded d = export("merged", WhyCommandTest.merged());
         long main = d.track("main", 0);
-        long worker = d.track("worker-1", 0);
-        assertEquals(List.of("B Running @" + ns(1.5), "E @" + ns(2.5)), d.events.get(d.track("CPU state (CSwitch)", main)));
-        assertEquals(List.of("B Waiting (KWAIT_REASON 6) @" + ns(1.5), "E @" + ns(2.5)),
-                d.events.get(d.track("CPU state (CSwitch)", worker)));
+        long cpu = d.track("CPU state", main);
+        assertEquals(List.of("B Running @" + ns(5), "E @" + ns(14), "B Waiting (UserRequest) @" + ns(14), "E @" + ns(18),
+                "B Ready @" + ns(18), "E @" + ns(19), "B Running @" + ns(19), "E @" + ns(22), "B Ready @" + ns(22),
+                "E @" + ns(23), "B Running @" + ns(23), "E @" + ns(27), "B Waiting (WrQueue) @" + ns(27), "E @" + ns(29),
+                "B Running @" + ns(29), "E @" + ns(35)), d.events.get(cpu));
+        assertEquals(List.of(Map.of("wokenBy", "thread (tid 4)", "wakerTid", 4L)),
+                d.annotations.get(cpu), "the UserRequest wait was ended by header thread 4's ReadyThread");
         long disk = d.track("Disk I/O", main);
-        assertEquals(List.of("I DiskIo/Read @" + ns(4)), d.events.get(disk));
-        Map<String, Object> a = d.annotations.get(disk).get(0);
-        assertEquals(4096L, a.get("bytes"));
-        assertEquals(3000L, a.get("durationUs"), "HighResResponseTime 30,000 ticks at 10 MHz");
-        assertEquals(6, d.count("B com.") + d.count("B a."), "the jetw calls are all there");
+        assertEquals(List.of("B DiskIo/Read @" + ns(7), "E @" + ns(9), "B DiskIo/Read @" + ns(13), "E @" + ns(16)),
+                d.events.get(disk), "[completion - HighResResponseTime, completion]");
+        assertEquals(Map.of("bytes", 4096L, "byteOffset", 8192L, "durationUs", 3000L), d.annotations.get(disk).get(1));
+        assertEquals(4, d.events.get(d.track("CPU samples", main)).size());
+        assertEquals(3, d.tracks.values().stream().filter(t -> t.containsKey(5) && num(t, 5) == main).count(),
+                "main's three kernel tracks");
+        assertTrue(d.tracks.values().stream().noneMatch(t -> msg(t, 4) != null && num(msg(t, 4), 2) == 7000),
+                "no track for thread 7000");
+        assertTrue(stderr.contains("8 CPU state slices, 4 CPU samples, 2 disk I/Os"), stderr);
+    }
+
+    /**
+     * A portable-backend trace (jetw's headers carry Java ids 1 and 2; JVM events give their OS ids 5000
+     * and 6000): the kernel's events of OS thread 5000 go under Java thread 1 "main"; a switch-out without
+     * a switch-in after a wake-up is estimated Running, after a preemption Unknown; the other threads of the
+     * process are named by the kernel's records (Thread/SetName, a version-4 Thread DCStart).
+     */
+    @Test
+    void kernelTracksOfAPortableTraceGoUnderTheJavaThreadAndNameTheWakers() throws IOException {
+        Decoded d = export("portable", WhyWakersTest.trace(true));
+        long main = d.track("main", 0);
+        long cpu = d.track("CPU state", main);
+        assertEquals(List.of("B Running @" + ns(5), "E @" + ns(12), "B Waiting (UserRequest) @" + ns(12), "E @" + ns(18),
+                "B Ready @" + ns(18), "E @" + ns(19), "B Running @" + ns(19), "E @" + ns(21),
+                "B Waiting (UserRequest) @" + ns(21), "E @" + ns(23),
+                "B Running (estimated: switch-in not recorded) @" + ns(23), "E @" + ns(25),
+                "B Waiting (UserRequest) @" + ns(25), "E @" + ns(28), "B Ready @" + ns(28), "E @" + ns(29),
+                "B Running @" + ns(29), "E @" + ns(31), "B Unknown (switch-in not recorded) @" + ns(31), "E @" + ns(33),
+                "B Waiting (WrQueue) @" + ns(33), "E @" + ns(35), "B Ready @" + ns(35), "E @" + ns(36)), d.events.get(cpu));
+        assertEquals(List.of("thread \"holder\" (tid 6000)", "an interrupt or idle CPU", "thread \"G1 Conc#0\" (tid 7000)",
+                "thread \"lib-spinner\" (tid 8000)"), d.annotations.get(cpu).stream().map(a -> a.get("wokenBy")).toList());
+        assertTrue(stderr.contains("; 2 switch-ins missing in the trace (time around them estimated)"), stderr);
     }
 
     @Test

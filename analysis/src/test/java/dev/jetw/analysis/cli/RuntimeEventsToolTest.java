@@ -17,6 +17,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The tools over JVM runtime events: a park on thread 12 (written by consumer thread 99, END before
  * START in the file, as caller-set time stamps allow) and a JVM-wide GC pause, both during a call on
- * thread 12. dump names the fields, tree shows both under the call, chrome-trace puts the park on
- * thread 12's track and both on the JVM track.
+ * thread 12. dump names the fields, tree shows both under the call, chrome-trace puts both on the JVM
+ * track and the park on thread 12's JVM runtime track.
  */
 class RuntimeEventsToolTest {
 
@@ -82,10 +83,15 @@ class RuntimeEventsToolTest {
         assertEquals(0, EtlToolTest.run("chrome-trace", "-o", json.toString(), f.toString()).status());
         String text = new String(Files.readAllBytes(json), StandardCharsets.UTF_8);
         assertTrue(text.contains("\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":4242,\"tid\":0,\"args\":{\"name\":\"JVM runtime (jetw jvm= events)\"}"), text);
-        assertEquals(2, count(text, "\"name\":\"JvmPark Start"), "park on the JVM track and on thread 12's");
-        assertTrue(text.contains("\"cat\":\"jetw.jvm.park\",\"ph\":\"X\",\"ts\":4000.0,\"dur\":5000.0,\"pid\":4242,\"tid\":12"), text);
-        assertEquals(1, count(text, "\"name\":\"JvmGcPause Start"), "a JVM-wide pause only on the JVM track");
-
+        ChromeTraceJson chrome = ChromeTraceJson.read(json);
+        long parkTrack = chrome.track("worker-1 (tid 12): JVM runtime");
+        assertEquals(List.of("JvmPark ts=4000.0 dur=5000.0", "JvmGcPause ts=10000.0 dur=1000.0"), chrome.on(0),
+                "every runtime event on the JVM track, named by its class");
+        assertEquals(List.of("JvmPark ts=4000.0 dur=5000.0"), chrome.on(parkTrack),
+                "the park also on a JVM runtime track of thread 12 (not on its call track, whose slices it may overlap partly)");
+        ChromeTraceJson.Slice park = chrome.slices.stream().filter(s -> s.name.equals("JvmPark")).findFirst().orElseThrow();
+        assertEquals("java.lang.Object", park.args.get("BlockerClass"), "the fields are args: " + park.args);
+        assertEquals(12L, ChromeTraceJson.lng(park.args.get("javaThreadId")));
         // perfetto: each runtime class on its own track under the process, as a slice with its START's fields
         Path pf = tmp.resolve("rt.pftrace");
         assertEquals(0, EtlToolTest.run("perfetto", f.toString(), pf.toString()).status());

@@ -59,21 +59,21 @@ class WhyCommandTest {
     @TempDir
     Path tmp;
 
-    private static long ts(EtlFixtureBuilder b, double ms) {
+    static long ts(EtlFixtureBuilder b, double ms) {
         return JetwTraceFixture.ts(b, ms);
     }
 
-    private static byte[] u64(long v) {
+    static byte[] u64(long v) {
         return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, v).array();
     }
 
-    private static byte[] call(EtlFixtureBuilder b, int type, int tid, double ms, int inst, int parent, int method) {
+    static byte[] call(EtlFixtureBuilder b, int type, int tid, double ms, int inst, int parent, int method) {
         byte[] payload = type == EventType.END ? concat(u32(method), utf16z("")) : u32(method);
         return instance(true, type, 4, 0, tid, PID, ts(b, ms), JetwSchema.METHOD_CALL_CLASS, inst, parent,
                 parent == 0 ? null : JetwSchema.METHOD_CALL_CLASS, payload);
     }
 
-    private static byte[] runtime(EtlFixtureBuilder b, UUID cls, int type, double ms, int inst, byte[] payload) {
+    static byte[] runtime(EtlFixtureBuilder b, UUID cls, int type, double ms, int inst, byte[] payload) {
         return instance(true, type, 4, 0, 99, PID, ts(b, ms), cls, inst, 0, null, payload);
     }
 
@@ -153,6 +153,10 @@ class WhyCommandTest {
         assertEquals(5000L, lng(c.get("kernelThreadId")));
         assertEquals(Map.of("on CPU", 12.0, "waiting: UserRequest", 4.0, "ready, waiting for a CPU", 2.0, "waiting: WrQueue", 2.0),
                 doubles(c.get("states")));
+        List<?> wakers = (List<?>) c.get("wakers");
+        assertEquals(1, wakers.size(), "the ReadyThread at 18 (header thread 4) ended the UserRequest wait; nothing readied the WrQueue one");
+        assertEquals(4L, lng(((Map<?, ?>) wakers.get(0)).get("threadId")));
+        assertEquals(4.0, num(((Map<?, ?>) wakers.get(0)).get("waitMs")));
         assertEquals(3L, lng(c.get("samples")));
         Map<?, ?> disk = (Map<?, ?>) c.get("diskIo");
         assertEquals(1L, lng(disk.get("count")));
@@ -225,7 +229,8 @@ class WhyCommandTest {
                 + " lasted jvmThreshold)", lines.get(1));
         assertEquals("  20.000 ms  com.example.Shop.handle()V  @+10.000 ms", lines.get(3));
         assertEquals("    ? why (ms): children 5.000 | self 15.000 | on CPU 12.000 | ready, waiting for a CPU 2.000 |"
-                + " waiting: UserRequest 4.000 | waiting: WrQueue 2.000 | disk I/O 3.000 | hard faults 0.500 |"
+                + " waiting: UserRequest 4.000 | waiting: WrQueue 2.000 | woken by thread (tid 4) 4.000 | disk I/O 3.000 |"
+                + " hard faults 0.500 |"
                 + " JvmGcPause 1.000 | JvmPark 3.000", lines.get(4));
         assertEquals(3, lines.stream().filter(l -> l.startsWith("    ? why (ms): ")).count(), r.out());
         List<String> slowest = run("tree", "--why", "--slowest", f.toString()).lines();
@@ -293,15 +298,15 @@ class WhyCommandTest {
         assertTrue(both.err().contains("--slowest and --instance are alternatives"), both.err());
     }
 
-    private static long lng(Object o) {
+    static long lng(Object o) {
         return ((Number) o).longValue();
     }
 
-    private static double num(Object o) {
+    static double num(Object o) {
         return ((Number) o).doubleValue();
     }
 
-    private static Map<String, Double> doubles(Object o) {
+    static Map<String, Double> doubles(Object o) {
         Map<String, Double> m = new java.util.HashMap<>();
         ((Map<?, ?>) o).forEach((k, v) -> m.put((String) k, num(v)));
         return m;

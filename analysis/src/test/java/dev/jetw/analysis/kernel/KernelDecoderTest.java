@@ -184,4 +184,32 @@ class KernelDecoderTest {
         assertEquals("SplitIo/type 7", k.get(1).fullName());
         assertEquals("d837ca92-12b9-44a5-ad6a-3a65b3578aa8", k.get(1).kernelClass().guid().toString());
     }
+
+    /**
+     * Thread names: Thread_TypeGroup1 version 4 ends with ThreadName (wmicore.mof's Thread_V4), and
+     * Thread/SetName (type 72: ProcessId, ThreadId, ThreadName, as PerfView's TraceEvent registers it)
+     * renames a thread; version 3 has no name.
+     */
+    @Test
+    void threadNamesFromVersion4RecordsAndSetName() throws IOException {
+        b.record(dev.jetw.etl.KernelRecords.thread(b.anchor, 3, 4242, 5001, "G1 Conc#0"));
+        b.record(dev.jetw.etl.KernelRecords.setName(b.anchor + 1, 4242, 5002, "C2 CompilerThread0"));
+        b.record(dev.jetw.etl.KernelRecords.thread(b.anchor + 2, 1, 4242, 5003, null));
+        List<KernelEvent> k = read();
+        KernelEvent dcStart = k.get(0);
+        assertEquals("Thread/DCStart", dcStart.fullName());
+        assertEquals(5001, dcStart.threadId());
+        assertEquals(8, dcStart.number("basePriority"));
+        assertEquals("G1 Conc#0", dcStart.text("threadName"));
+        assertEquals("G1 Conc#0", dcStart.threadName());
+        assertNull(dcStart.decodeNote());
+        KernelEvent setName = k.get(1);
+        assertEquals("Thread/SetName", setName.fullName());
+        assertEquals(4242, setName.processId());
+        assertEquals(5002, setName.threadId());
+        assertEquals("C2 CompilerThread0", setName.threadName());
+        assertNull(setName.decodeNote());
+        assertNull(k.get(2).threadName(), "version 3 carries no name");
+        assertNull(k.get(2).decodeNote());
+    }
 }
