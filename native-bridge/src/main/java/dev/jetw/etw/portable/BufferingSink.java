@@ -1,7 +1,6 @@
 package dev.jetw.etw.portable;
 
 import dev.jetw.etw.EtwException;
-import dev.jetw.etw.TraceFiles;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -118,16 +117,16 @@ final class BufferingSink implements LogSink {
     /**
      * A dump: the ring's buffers, oldest first, then the reserved name buffers kept after it (as the
      * file at stop has them), copied one at a time under the ring's lock (a writer short of buffers
-     * waits at most one copy), then written to {@code target} outside it.
+     * waits at most one copy); the thread that asked writes them.
      */
     @Override
-    public void dumpTo(java.nio.file.Path target, TraceFiles rules) throws IOException {
+    public SessionDump snapshot() {
         java.util.List<TraceBuffer> snapshot = new java.util.ArrayList<>();
         synchronized (ring) {
             snapshot.addAll(ring);
             snapshot.addAll(afterRing);
         }
-        java.util.List<SessionDump.RingImage> images = new java.util.ArrayList<>();
+        java.util.List<RingDump.RingImage> images = new java.util.ArrayList<>();
         for (TraceBuffer b : snapshot) {
             synchronized (ring) {
                 if (!ring.contains(b) && !afterRing.contains(b)) {
@@ -135,10 +134,10 @@ final class BufferingSink implements LogSink {
                 }
                 java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(session.bufferSize).order(java.nio.ByteOrder.LITTLE_ENDIAN);
                 b.copyRecordsTo(bytes);
-                images.add(new SessionDump.RingImage(bytes, b.used, b.lastTimeStamp));
+                images.add(new RingDump.RingImage(bytes, b.used, b.lastTimeStamp));
             }
         }
-        SessionDump.writeRing(session, images, target);
+        return new RingDump(session, images);
     }
 
     @Override

@@ -69,6 +69,11 @@ final class NewFileSink implements LogSink {
     }
 
     @Override
+    public SessionDump snapshot() throws IOException {
+        return file.dump(buffersInFile, buffersInFile); // the current file; the finished ones are on disk as they are
+    }
+
+    @Override
     public String logFileName() {
         return file.name();
     }

@@ -425,14 +425,23 @@ final class PortableSession {
 
     /**
      * Writes what the session holds now to the new file {@code target} without stopping it: the
-     * partly filled buffers are handed on first (into the ring, or queued before the request), then
-     * the logger copies the log file or writes the ring (see {@link LogSink#dumpTo}).
+     * partly filled buffers are handed on first (into the ring, or queued before the request), the
+     * logger takes a snapshot after them ({@link LogSink#snapshot}), and this thread writes it, so the
+     * logger goes on taking the writers' buffers meanwhile.
      */
     SessionStats dump(java.nio.file.Path target) throws EtwException {
         collectPartialBuffers();
         SessionLogger.Request r = new SessionLogger.Request(false, false);
-        r.dumpTarget = target;
+        r.dump = true;
         awaitRequest(r, "ControlTraceW(DUMP)");
+        SessionDump snapshot = r.snapshot;
+        try {
+            snapshot.writeTo(target, dumpFiles);
+        } catch (IOException e) {
+            throw LogFileLock.failure("ControlTraceW(DUMP)", target, e);
+        } finally {
+            snapshot.close();
+        }
         return stats();
     }
 
