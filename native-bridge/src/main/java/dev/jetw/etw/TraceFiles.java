@@ -29,7 +29,8 @@ import java.util.Set;
  * <li>the last path component is never followed when it is a symbolic link (dangling or not);
  * <li>an existing path that is not a regular file, or a regular file with more than one hard link, is refused;
  * <li>an existing regular file is replaced only with {@code overwrite=true}: it is deleted and a new
- *     file created, so the old file's inode (and anything else linked to it) is never truncated;
+ *     file created, so the old file's inode (and anything else linked to it) is never truncated; a file
+ *     some process holds a lock on (a running session's, see {@link LockHolders}) is never replaced;
  * <li>the new file is created exclusively (O_CREAT|O_EXCL, which never follows a link) with the
  *     permissions asked for, owner-only ({@code 600}) by default, on file systems with POSIX permissions.
  * </ul>
@@ -105,6 +106,11 @@ public final class TraceFiles {
         if (!overwrite) {
             throw new RefusedException(path, Win32Error.FILE_EXISTS,
                     "it exists; jetw does not replace a file unless overwrite=true");
+        }
+        String holder = LockHolders.holder(path);
+        if (holder != null) {
+            throw new RefusedException(path, Win32Error.SHARING_VIOLATION, "it is locked by " + holder
+                    + ", a running session writing it; overwrite=true never replaces such a file");
         }
         afterCheck.accept(path);
         // Whatever is at the path now (even if swapped since the check), unlink removes a name only: the
