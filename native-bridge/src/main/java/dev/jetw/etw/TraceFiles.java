@@ -138,6 +138,7 @@ public final class TraceFiles {
                 Files.setPosixFilePermissions(path, permissions);
             } catch (IOException | RuntimeException e) {
                 channel.close();
+                Files.deleteIfExists(path); // created just now: a failure leaves nothing behind
                 throw e;
             }
         }

@@ -108,7 +108,9 @@ final class BufferingSink implements LogSink {
                 file.updateHeader(buffersInFile);
             }
         } finally {
-            if (reservation != null) {
+            if (reservation != null && file == null) {
+                reservation.discard(); // created at a flush whose header never reached the disk: no 0-byte file left
+            } else if (reservation != null) {
                 reservation.close();
             }
         }

@@ -35,6 +35,8 @@ final class LogFileLock implements AutoCloseable {
     private final TraceFiles rules;
     private FileChannel channel;
     private FileLock lock;
+    /** This lock created the file: a start that fails removes it (a 0-byte file would refuse the retry). */
+    private boolean created;
     private boolean released;
 
     private LogFileLock(String key, Path path, TraceFiles rules) {
@@ -102,6 +104,7 @@ final class LogFileLock implements AutoCloseable {
         }
         try {
             FileChannel ch = creator.create(rules, path);
+            created = true;
             FileLock fl;
             try {
                 fl = ch.tryLock();
@@ -110,6 +113,8 @@ final class LogFileLock implements AutoCloseable {
             }
             if (fl == null) {
                 ch.close();
+                Files.deleteIfExists(path); // created just now, by this lock
+                created = false;
                 throw new EtwException(function, Win32Error.SHARING_VIOLATION,
                         "log file " + path + " is locked by another process writing it");
             }
@@ -131,6 +136,19 @@ final class LogFileLock implements AutoCloseable {
 
     Path path() {
         return path;
+    }
+
+    /** Releases the file and removes it if this lock created it: what a failed start leaves behind. */
+    void discard() {
+        close();
+        if (created) {
+            created = false;
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException e) {
+                // Nothing more to do: the start's own failure is what the caller reports.
+            }
+        }
     }
 
     @Override

@@ -34,7 +34,13 @@ final class NewFileSink implements LogSink {
 
     private void next() throws EtwException, IOException {
         fileNumber++;
-        file = new EtlOutputFile(session, LogFileLock.open(fileFor(pattern, fileNumber), "StartTraceW", session.files));
+        LogFileLock lock = LogFileLock.open(fileFor(pattern, fileNumber), "StartTraceW", session.files);
+        try {
+            file = new EtlOutputFile(session, lock);
+        } catch (IOException | RuntimeException e) {
+            lock.discard(); // no 0-byte file left, nor the file's reservation
+            throw e;
+        }
         buffersInFile = 1;
     }
 

@@ -135,7 +135,7 @@ final class PortableSession {
                 return c.has(LogFileMode.CIRCULAR) ? new CircularSink(this, file, maxBytes)
                         : new SequentialSink(this, file, maxBytes);
             } catch (IOException | RuntimeException e) {
-                lock.close();
+                lock.discard();
                 throw e;
             }
         } catch (IOException e) {
