@@ -1,6 +1,5 @@
 package dev.jetw.etw.portable;
 
-import dev.jetw.etw.EtwException;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -75,11 +74,7 @@ final class BufferingSink implements LogSink {
             return;
         }
         if (file == null) {
-            try {
-                reservation.openChannel("FlushTrace");
-            } catch (EtwException e) {
-                throw new IOException(e.getMessage(), e);
-            }
+            reservation.openChannel();
             file = new EtlOutputFile(session, reservation);
             buffersInFile = 1;
         }

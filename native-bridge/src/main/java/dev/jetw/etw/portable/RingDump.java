@@ -1,6 +1,5 @@
 package dev.jetw.etw.portable;
 
-import dev.jetw.etw.EtwException;
 import dev.jetw.etw.TraceFiles;
 
 import java.io.IOException;
@@ -22,12 +21,7 @@ final class RingDump implements SessionDump {
     /** Writes a header buffer and the images to the new file {@code target}, with SequenceNumbers 1..n. */
     @Override
     public void writeTo(Path target, TraceFiles rules) throws IOException {
-        LogFileLock lock;
-        try {
-            lock = LogFileLock.open(target, "ControlTraceW(DUMP)", rules);
-        } catch (EtwException e) {
-            throw new IOException(e.getMessage(), e);
-        }
+        LogFileLock lock = LogFileLock.create(target, rules);
         try {
             EtlOutputFile file = new EtlOutputFile(session, lock);
             int slot = 1;

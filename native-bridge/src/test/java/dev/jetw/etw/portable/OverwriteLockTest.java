@@ -48,7 +48,8 @@ class OverwriteLockTest {
         }
     }
 
-    private Process startHolder(Path file, Path dump) throws Exception {
+    /** A child JVM whose session writes {@code file} (and has dumped it to {@code dump}). */
+    static Process startHolder(Path file, Path dump) throws Exception {
         String cp = location(FileHolderChild.class) + File.pathSeparator + location(PortableBackend.class)
                 + File.pathSeparator + location(dev.jetw.etl.EtlFormat.class);
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -56,7 +57,8 @@ class OverwriteLockTest {
                 file.toString(), dump.toString())).redirectErrorStream(true).start();
     }
 
-    private static String awaitReady(Process child) throws Exception {
+    /** The child's "ready <session>" line, once its session runs. */
+    static String awaitReady(Process child) throws Exception {
         BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
         StringBuilder seen = new StringBuilder();
         String line;
