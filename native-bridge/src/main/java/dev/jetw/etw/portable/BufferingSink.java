@@ -1,5 +1,6 @@
 package dev.jetw.etw.portable;
 
+import dev.jetw.etl.EtlBufferWriter;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -123,7 +124,7 @@ final class BufferingSink implements LogSink {
             snapshot.addAll(ring);
             snapshot.addAll(afterRing);
         }
-        java.util.List<RingDump.RingImage> images = new java.util.ArrayList<>();
+        java.util.List<java.nio.ByteBuffer> sealed = new java.util.ArrayList<>();
         for (TraceBuffer b : snapshot) {
             synchronized (ring) {
                 if (!ring.contains(b) && !afterRing.contains(b)) {
@@ -131,10 +132,12 @@ final class BufferingSink implements LogSink {
                 }
                 java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(session.bufferSize).order(java.nio.ByteOrder.LITTLE_ENDIAN);
                 b.copyRecordsTo(bytes);
-                images.add(new RingDump.RingImage(bytes, b.used, b.lastTimeStamp));
+                // The dump's SequenceNumbers are 1..n in this order: sealed now, written as they are.
+                EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sealed.size() + 1, session.loggerId);
+                sealed.add(bytes);
             }
         }
-        return new RingDump(session, images);
+        return new RingDump(session, sealed);
     }
 
     @Override

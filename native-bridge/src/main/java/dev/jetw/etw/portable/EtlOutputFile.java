@@ -34,13 +34,14 @@ final class EtlOutputFile {
 
     /** Seals {@code b} with {@code sequence}, writes it at {@code slot}; the header then says {@code buffersInFile}. */
     void write(TraceBuffer b, long sequence, long slot, int buffersInFile) throws IOException {
-        writeCopy(session.fileImage(b), b.used, b.lastTimeStamp, sequence, slot, buffersInFile);
+        ByteBuffer bytes = session.fileImage(b);
+        EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sequence, session.loggerId);
+        writeSealed(bytes, slot, buffersInFile);
         session.buffersWritten++;
     }
 
-    /** As {@link #write}, from a copy of a buffer's file bytes; not counted in the session's BuffersWritten (a dump). */
-    void writeCopy(ByteBuffer bytes, int used, long lastTimeStamp, long sequence, long slot, int buffersInFile) throws IOException {
-        EtlBufferWriter.sealData(bytes, used, lastTimeStamp, sequence, session.loggerId);
+    /** Writes a sealed buffer at {@code slot}; the header then says {@code buffersInFile}. Not counted in BuffersWritten (a dump's). */
+    void writeSealed(ByteBuffer bytes, long slot, int buffersInFile) throws IOException {
         for (FileDump d : dumps) {
             d.beforeOverwrite(slot);
         }
