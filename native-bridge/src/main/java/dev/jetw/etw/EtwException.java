@@ -10,9 +10,44 @@ public class EtwException extends Exception {
     private final int code;
 
     public EtwException(String function, int code, String detail) {
-        super(format(function, code, detail));
+        this(function, code, format(function, code, detail), true);
+    }
+
+    /** {@code worded}: the message is complete (see {@link #file}); the flag only tells the constructors apart. */
+    private EtwException(String function, int code, String message, boolean worded) {
+        super(message);
         this.function = function;
         this.code = code;
+    }
+
+    /**
+     * A failed file operation on {@code subject} ("log file /x/a.etl"), in this platform's words: on Windows
+     * the Win32 code, the OS's words and {@link Win32Error#advice}; on Linux and macOS the errno name, the
+     * OS's words and advice for them from the table of file errors ({@link FileError}). {@link #code()} is
+     * the Win32 code everywhere.
+     */
+    public static EtwException file(String function, String subject, java.io.IOException e) {
+        return file(function, subject, e, FileError.WINDOWS);
+    }
+
+    static EtwException file(String function, String subject, java.io.IOException e, boolean windows) {
+        int code = TraceFiles.win32Code(e);
+        if (windows) {
+            return new EtwException(function, code, subject + ": " + TraceFiles.cause(e));
+        }
+        FileError f = FileError.of(e);
+        StringBuilder sb = new StringBuilder(function).append(" failed: ");
+        if (e instanceof TraceFiles.RefusedException) { // jetw's rule, named by the errno the OS would give
+            sb.append(f.describe()).append(": ").append(subject).append(": ").append(e.getMessage());
+        } else if (f != null) {
+            sb.append(f.name()).append(" (").append(TraceFiles.cause(e)).append("): ").append(subject);
+        } else {
+            sb.append(TraceFiles.cause(e)).append(": ").append(subject);
+        }
+        if (f != null) {
+            sb.append(". ").append(f.advice());
+        }
+        return new EtwException(function, code, sb.toString(), true);
     }
 
     /** The Windows function (or its portable counterpart) that failed, e.g. "StartTraceW". */

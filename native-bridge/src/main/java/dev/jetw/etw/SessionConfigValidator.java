@@ -301,10 +301,7 @@ final class SessionConfigValidator {
         }
         Path folder = file.toAbsolutePath().getParent();
         if (folder != null && !Files.isDirectory(folder)) {
-            throw new ConfigException(SessionConfigParser.FILE, text, Files.exists(folder)
-                    ? folder + " is not a folder"
-                    : "the folder " + folder + " does not exist; ETW does not create it (StartTrace fails with"
-                    + " ERROR_BAD_PATHNAME): create it first");
+            throw new ConfigException(SessionConfigParser.FILE, text, noFolder(folder, FileError.WINDOWS));
         }
         String fileName = file.getFileName() == null ? text : file.getFileName().toString();
         if (b.modes.contains(LogFileMode.NEWFILE) && !fileName.contains("%d")) {
@@ -315,6 +312,23 @@ final class SessionConfigValidator {
             warnings.add(SessionConfigParser.FILE + "=" + text + ": ETW log files should end in .etl; tools look"
                     + " for that extension");
         }
+    }
+
+    /**
+     * Why {@code folder} cannot hold the log file: a file is in the way (ENOTDIR) or it does not exist
+     * (ENOENT; ETW's StartTrace answers ERROR_BAD_PATHNAME, which does not say which folder).
+     */
+    static String noFolder(Path folder, boolean windows) {
+        Path existing = folder;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing != null && !Files.isDirectory(existing)) {
+            return existing + " is not a folder" + (windows ? "" : " (ENOTDIR)");
+        }
+        return windows ? "the folder " + folder + " does not exist; ETW does not create it (StartTrace fails with"
+                + " ERROR_BAD_PATHNAME): create it first"
+                : "the folder " + folder + " does not exist (ENOENT); jetw does not create folders: create it first";
     }
 
     private static void exclusive(Set<LogFileMode> modes, LogFileMode a, LogFileMode b, String why) {

@@ -2,7 +2,6 @@ package dev.jetw.etw;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -19,7 +18,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashSet;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -29,7 +27,8 @@ import java.util.Set;
  * <li>the last path component is never followed when it is a symbolic link (dangling or not);
  * <li>an existing path that is not a regular file, or a regular file with more than one hard link, is refused;
  * <li>an existing regular file is replaced only with {@code overwrite=true}: it is deleted and a new
- *     file created, so the old file's inode (and anything else linked to it) is never truncated;
+ *     file created, so the old file's inode (and anything else linked to it) is never truncated; a file
+ *     some process holds a lock on (a running session's, see {@link LockHolders}) is never replaced;
  * <li>the new file is created exclusively (O_CREAT|O_EXCL, which never follows a link) with the
  *     permissions asked for, owner-only ({@code 600}) by default, on file systems with POSIX permissions.
  * </ul>
@@ -63,14 +62,27 @@ public final class TraceFiles {
         return new TraceFiles(config.overwrite(), config.filePermissions());
     }
 
-    /** A path jetw refused to write, with the Win32 code the backend reports for it. */
+    /**
+     * A path jetw refused to write: why, in jetw's words, the errno the OS would give for it (O_EXCL's
+     * EEXIST, O_NOFOLLOW's ELOOP, a held lock's EAGAIN) and the Win32 code the backend reports.
+     */
     public static final class RefusedException extends IOException {
         private static final long serialVersionUID = 1L;
+        private final FileError error;
         private final int win32;
 
-        RefusedException(Path path, int win32, String why) {
+        public RefusedException(FileError error, int win32, String why) {
             super(why);
+            this.error = error;
             this.win32 = win32;
+        }
+
+        public RefusedException(FileError error, String why) {
+            this(error, error.win32(), why);
+        }
+
+        public FileError error() {
+            return error;
         }
 
         public int win32() {
@@ -91,20 +103,21 @@ public final class TraceFiles {
             return;
         }
         if (a.isSymbolicLink()) {
-            throw new RefusedException(path, Win32Error.CANT_ACCESS_FILE,
-                    "it is a symbolic link; jetw never writes through a link: name the file itself");
+            throw new RefusedException(FileError.ELOOP, "it is a symbolic link");
         }
         if (!a.isRegularFile()) {
-            throw new RefusedException(path, Win32Error.FILE_EXISTS, "it exists and is not a regular file");
+            throw new RefusedException(a.isDirectory() ? FileError.EISDIR : FileError.EEXIST, "it exists and is not a regular file");
         }
         int links = linkCount(path);
         if (links > 1) {
-            throw new RefusedException(path, Win32Error.FILE_EXISTS,
-                    "it has " + links + " hard links; jetw does not replace a file linked elsewhere");
+            throw new RefusedException(FileError.EEXIST, "it has " + links + " hard links; jetw does not replace a file linked elsewhere");
         }
         if (!overwrite) {
-            throw new RefusedException(path, Win32Error.FILE_EXISTS,
-                    "it exists; jetw does not replace a file unless overwrite=true");
+            throw new RefusedException(FileError.EEXIST, "it exists");
+        }
+        String holder = LockHolders.holder(path);
+        if (holder != null) {
+            throw new RefusedException(FileError.EAGAIN, "it is locked by " + holder);
         }
         afterCheck.accept(path);
         // Whatever is at the path now (even if swapped since the check), unlink removes a name only: the
@@ -124,7 +137,7 @@ public final class TraceFiles {
             channel = posix ? FileChannel.open(path, options, attribute(PosixFilePermissions.fromString("rw-------")))
                     : FileChannel.open(path, options);
         } catch (FileAlreadyExistsException e) {
-            throw new RefusedException(path, Win32Error.FILE_EXISTS, "it was created by someone else while jetw created it");
+            throw new RefusedException(FileError.EEXIST, "it was created by someone else while jetw created it");
         }
         if (posix) {
             try {
@@ -132,6 +145,7 @@ public final class TraceFiles {
                 Files.setPosixFilePermissions(path, permissions);
             } catch (IOException | RuntimeException e) {
                 channel.close();
+                Files.deleteIfExists(path); // created just now: a failure leaves nothing behind
                 throw e;
             }
         }
@@ -240,10 +254,9 @@ public final class TraceFiles {
     }
 
     /**
-     * The Win32 code ETW would give for a failed file operation (documented in docs/portable-backend.md):
-     * refused by the rule above, ERROR_DISK_FULL (112), ERROR_WRITE_PROTECT (19) for a read-only file
-     * system, ERROR_PATH_NOT_FOUND (3), ERROR_ACCESS_DENIED (5) only for a real permission denial,
-     * else ERROR_WRITE_FAULT (29).
+     * The Win32 code ETW would give for a failed file operation: a refusal's own, else the code of the
+     * table of file errors ({@link FileError}: ERROR_DISK_FULL for ENOSPC, ERROR_WRITE_PROTECT for EROFS,
+     * ERROR_ACCESS_DENIED only for EACCES and EPERM ...), else ERROR_WRITE_FAULT (29).
      */
     public static int win32Code(IOException e) {
         if (e instanceof RefusedException) {
@@ -252,35 +265,22 @@ public final class TraceFiles {
         if (e.getCause() instanceof EtwException) {
             return ((EtwException) e.getCause()).code();
         }
-        if (e instanceof FileAlreadyExistsException) {
-            return Win32Error.FILE_EXISTS;
-        }
-        if (e instanceof NoSuchFileException) {
-            return Win32Error.PATH_NOT_FOUND;
-        }
-        String cause = cause(e).toLowerCase(Locale.ROOT);
-        if (cause.contains("no space left") || cause.contains("disk quota") || cause.contains("not enough space")) {
-            return Win32Error.DISK_FULL;
-        }
-        if (cause.contains("read-only file system")) {
-            return Win32Error.WRITE_PROTECT;
-        }
-        if (e instanceof AccessDeniedException || cause.contains("permission denied")) {
-            return Win32Error.ACCESS_DENIED;
-        }
-        return Win32Error.WRITE_FAULT;
+        FileError f = FileError.of(e);
+        return f == null ? Win32Error.WRITE_FAULT : f.win32();
     }
 
-    /** The operating system's own words for a failure ("No space left on device"), without the path. */
+    /**
+     * The operating system's own words for a failure ("No space left on device"), without the path; a
+     * refusal's reason. Where the JDK dropped the words (EACCES, ENOENT, EEXIST) they are the table's.
+     */
     public static String cause(IOException e) {
         if (e instanceof RefusedException) {
             return e.getMessage();
         }
-        if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
-            return ((FileSystemException) e).getReason();
-        }
-        if (e instanceof NoSuchFileException) {
-            return "no such file or folder";
+        if (e instanceof FileSystemException) {
+            String reason = ((FileSystemException) e).getReason();
+            FileError f = FileError.of(e);
+            return reason != null ? reason : f != null ? f.text() : e.getClass().getSimpleName();
         }
         String m = e.getMessage();
         return m == null || m.isEmpty() ? e.getClass().getSimpleName() : m;

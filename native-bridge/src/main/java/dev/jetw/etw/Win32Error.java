@@ -6,6 +6,7 @@ public final class Win32Error {
     public static final int INVALID_FUNCTION = 1;
     public static final int FILE_NOT_FOUND = 2;
     public static final int PATH_NOT_FOUND = 3;
+    public static final int TOO_MANY_OPEN_FILES = 4;
     public static final int ACCESS_DENIED = 5;
     public static final int INVALID_HANDLE = 6;
     public static final int NOT_ENOUGH_MEMORY = 8;
@@ -25,6 +26,8 @@ public final class Win32Error {
     public static final int INSUFFICIENT_BUFFER = 122;
     public static final int INVALID_NAME = 123;
     public static final int BAD_PATHNAME = 161;
+    /** The file passed the largest size its file system (or the process's limit) allows. */
+    public static final int FILE_TOO_LARGE = 223;
     /** The portable backend's answer to a write re-entering its own thread's scratch (ETW has no such case). */
     public static final int BUSY = 170;
     public static final int ALREADY_EXISTS = 183;
@@ -56,6 +59,7 @@ public final class Win32Error {
             case INVALID_FUNCTION: return "ERROR_INVALID_FUNCTION";
             case FILE_NOT_FOUND: return "ERROR_FILE_NOT_FOUND";
             case PATH_NOT_FOUND: return "ERROR_PATH_NOT_FOUND";
+            case TOO_MANY_OPEN_FILES: return "ERROR_TOO_MANY_OPEN_FILES";
             case ACCESS_DENIED: return "ERROR_ACCESS_DENIED";
             case INVALID_HANDLE: return "ERROR_INVALID_HANDLE";
             case NOT_ENOUGH_MEMORY: return "ERROR_NOT_ENOUGH_MEMORY";
@@ -72,6 +76,7 @@ public final class Win32Error {
             case INSUFFICIENT_BUFFER: return "ERROR_INSUFFICIENT_BUFFER";
             case INVALID_NAME: return "ERROR_INVALID_NAME";
             case BAD_PATHNAME: return "ERROR_BAD_PATHNAME";
+            case FILE_TOO_LARGE: return "ERROR_FILE_TOO_LARGE";
             case BUSY: return "ERROR_BUSY";
             case ALREADY_EXISTS: return "ERROR_ALREADY_EXISTS";
             case INVALID_FLAG_NUMBER: return "ERROR_INVALID_FLAG_NUMBER";

@@ -471,16 +471,23 @@ class SessionConfigValidatorTest {
     @Test
     void theLogFilesFolderMustExist() {
         Path missing = dir.resolve("missing").resolve("trace.etl");
-        assertEquals("file=" + missing + ": the folder " + missing.getParent() + " does not exist; ETW does not create"
-                + " it (StartTrace fails with ERROR_BAD_PATHNAME): create it first",
+        Path folder = missing.getParent();
+        assertEquals("file=" + missing + ": " + SessionConfigValidator.noFolder(folder, FileError.WINDOWS),
                 refused(valid().logFile(missing)).getMessage());
+        assertEquals("the folder " + folder + " does not exist; ETW does not create it (StartTrace fails with"
+                + " ERROR_BAD_PATHNAME): create it first", SessionConfigValidator.noFolder(folder, true));
+        assertEquals("the folder " + folder + " does not exist (ENOENT); jetw does not create folders: create it first",
+                SessionConfigValidator.noFolder(folder, false));
     }
 
     @Test
     void theLogFilesFolderMustBeAFolder() throws IOException {
         Path notAFolder = Files.createFile(dir.resolve("plain"));
+        String errno = FileError.WINDOWS ? "" : " (ENOTDIR)";
         Path file = notAFolder.resolve("trace.etl");
-        assertEquals("file=" + file + ": " + notAFolder + " is not a folder", refused(valid().logFile(file)).getMessage());
+        assertEquals("file=" + file + ": " + notAFolder + " is not a folder" + errno, refused(valid().logFile(file)).getMessage());
+        Path deeper = notAFolder.resolve("sub").resolve("trace.etl"); // not "create it first": it cannot be created
+        assertEquals("file=" + deeper + ": " + notAFolder + " is not a folder" + errno, refused(valid().logFile(deeper)).getMessage());
     }
 
     @Test

@@ -1,7 +1,6 @@
 package dev.jetw.etw.portable;
 
-import dev.jetw.etw.EtwException;
-import dev.jetw.etw.TraceFiles;
+import dev.jetw.etl.EtlBufferWriter;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -76,11 +75,7 @@ final class BufferingSink implements LogSink {
             return;
         }
         if (file == null) {
-            try {
-                reservation.openChannel("FlushTrace");
-            } catch (EtwException e) {
-                throw new IOException(e.getMessage(), e);
-            }
+            reservation.openChannel();
             file = new EtlOutputFile(session, reservation);
             buffersInFile = 1;
         }
@@ -109,7 +104,9 @@ final class BufferingSink implements LogSink {
                 file.updateHeader(buffersInFile);
             }
         } finally {
-            if (reservation != null) {
+            if (reservation != null && file == null) {
+                reservation.discard(); // created at a flush whose header never reached the disk: no 0-byte file left
+            } else if (reservation != null) {
                 reservation.close();
             }
         }
@@ -118,16 +115,16 @@ final class BufferingSink implements LogSink {
     /**
      * A dump: the ring's buffers, oldest first, then the reserved name buffers kept after it (as the
      * file at stop has them), copied one at a time under the ring's lock (a writer short of buffers
-     * waits at most one copy), then written to {@code target} outside it.
+     * waits at most one copy); the thread that asked writes them.
      */
     @Override
-    public void dumpTo(java.nio.file.Path target, TraceFiles rules) throws IOException {
+    public SessionDump snapshot() {
         java.util.List<TraceBuffer> snapshot = new java.util.ArrayList<>();
         synchronized (ring) {
             snapshot.addAll(ring);
             snapshot.addAll(afterRing);
         }
-        java.util.List<SessionDump.RingImage> images = new java.util.ArrayList<>();
+        java.util.List<java.nio.ByteBuffer> sealed = new java.util.ArrayList<>();
         for (TraceBuffer b : snapshot) {
             synchronized (ring) {
                 if (!ring.contains(b) && !afterRing.contains(b)) {
@@ -135,10 +132,12 @@ final class BufferingSink implements LogSink {
                 }
                 java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(session.bufferSize).order(java.nio.ByteOrder.LITTLE_ENDIAN);
                 b.copyRecordsTo(bytes);
-                images.add(new SessionDump.RingImage(bytes, b.used, b.lastTimeStamp));
+                // The dump's SequenceNumbers are 1..n in this order: sealed now, written as they are.
+                EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sealed.size() + 1, session.loggerId);
+                sealed.add(bytes);
             }
         }
-        SessionDump.writeRing(session, images, target);
+        return new RingDump(session, sealed);
     }
 
     @Override

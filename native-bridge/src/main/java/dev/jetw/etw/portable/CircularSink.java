@@ -43,6 +43,11 @@ final class CircularSink implements LogSink {
     }
 
     @Override
+    public SessionDump snapshot() throws IOException {
+        return file.dump((int) Math.min(slots, sequence + 1), 1 + sequence % (slots - 1));
+    }
+
+    @Override
     public String logFileName() {
         return file.name();
     }

@@ -6,6 +6,9 @@ import dev.jetw.etl.EtlLogfileHeader;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * One open .etl file of a session: header buffer at slot 0, data buffers in their slots, and the
@@ -16,6 +19,9 @@ final class EtlOutputFile {
     private final PortableSession session;
     private final LogFileLock lock;
     private final EtlFileWriter writer;
+    /** Dumps still copying this file (see {@link FileDump}); the file stays open until the last one is done. */
+    private final List<FileDump> dumps = new CopyOnWriteArrayList<>();
+    private boolean closeWhenDumped;
 
     EtlOutputFile(PortableSession session, LogFileLock lock) throws IOException {
         this.session = session;
@@ -28,13 +34,17 @@ final class EtlOutputFile {
 
     /** Seals {@code b} with {@code sequence}, writes it at {@code slot}; the header then says {@code buffersInFile}. */
     void write(TraceBuffer b, long sequence, long slot, int buffersInFile) throws IOException {
-        writeCopy(session.fileImage(b), b.used, b.lastTimeStamp, sequence, slot, buffersInFile);
+        ByteBuffer bytes = session.fileImage(b);
+        EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sequence, session.loggerId);
+        writeSealed(bytes, slot, buffersInFile);
         session.buffersWritten++;
     }
 
-    /** As {@link #write}, from a copy of a buffer's file bytes; not counted in the session's BuffersWritten (a dump). */
-    void writeCopy(ByteBuffer bytes, int used, long lastTimeStamp, long sequence, long slot, int buffersInFile) throws IOException {
-        EtlBufferWriter.sealData(bytes, used, lastTimeStamp, sequence, session.loggerId);
+    /** Writes a sealed buffer at {@code slot}; the header then says {@code buffersInFile}. Not counted in BuffersWritten (a dump's). */
+    void writeSealed(ByteBuffer bytes, long slot, int buffersInFile) throws IOException {
+        for (FileDump d : dumps) {
+            d.beforeOverwrite(slot);
+        }
         writer.writeBuffer(bytes, slot);
         updateHeader(buffersInFile);
     }
@@ -43,11 +53,34 @@ final class EtlOutputFile {
         writer.updateHeader(buffersInFile, session.clock.nowFiletime(), session.eventsLost(), session.logBuffersLost);
     }
 
+    /** Logger thread: a dump of this file as it is now, {@code buffersInFile} buffers, {@code nextSlot} written next. */
+    FileDump dump(int buffersInFile, long nextSlot) throws IOException {
+        FileDump d = new FileDump(this, session.bufferSize, buffersInFile, nextSlot);
+        dumps.add(d);
+        return d;
+    }
+
+    synchronized void dumpDone(FileDump d) {
+        dumps.remove(d);
+        if (closeWhenDumped && dumps.isEmpty()) {
+            lock.close();
+        }
+    }
+
+    FileChannel channel() {
+        return lock.channel();
+    }
+
     String name() {
         return lock.path().toString();
     }
 
-    void close() {
-        lock.close();
+    /** Releases the file, or lets the last dump still copying it release it. */
+    synchronized void close() {
+        if (dumps.isEmpty()) {
+            lock.close();
+        } else {
+            closeWhenDumped = true;
+        }
     }
 }

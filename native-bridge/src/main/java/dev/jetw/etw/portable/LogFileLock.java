@@ -1,6 +1,7 @@
 package dev.jetw.etw.portable;
 
 import dev.jetw.etw.EtwException;
+import dev.jetw.etw.FileError;
 import dev.jetw.etw.TraceFiles;
 import dev.jetw.etw.Win32Error;
 
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -35,6 +37,8 @@ final class LogFileLock implements AutoCloseable {
     private final TraceFiles rules;
     private FileChannel channel;
     private FileLock lock;
+    /** This lock created the file: a start that fails removes it (a 0-byte file would refuse the retry). */
+    private boolean created;
     private boolean released;
 
     private LogFileLock(String key, Path path, TraceFiles rules) {
@@ -45,38 +49,61 @@ final class LogFileLock implements AutoCloseable {
 
     /** Reserves {@code file} for this process's session without touching the disk. */
     static LogFileLock reserve(Path file, String function, TraceFiles rules) throws EtwException {
-        Path abs = file.toAbsolutePath().normalize();
-        Path parent = abs.getParent();
-        if (parent == null || !Files.isDirectory(parent)) {
-            // StartTrace's answer to a missing folder (ETW does not create it).
-            throw new EtwException(function, Win32Error.BAD_PATHNAME,
-                    "log file " + abs + ": folder " + parent + " does not exist (it is not created)");
-        }
-        String key;
         try {
-            key = parent.toRealPath().resolve(abs.getFileName()).toString();
+            return reserve(file, rules);
         } catch (IOException e) {
-            throw new EtwException(function, Win32Error.PATH_NOT_FOUND, "log file " + abs + ": " + e.getMessage());
+            throw failure(function, file.toAbsolutePath().normalize(), e);
         }
+    }
+
+    private static LogFileLock reserve(Path file, TraceFiles rules) throws IOException {
+        Path abs = file.toAbsolutePath().normalize();
+        if (abs.getParent() == null || abs.getFileName() == null) {
+            throw new TraceFiles.RefusedException(FileError.EISDIR, Win32Error.BAD_PATHNAME, "it is the root folder");
+        }
+        String key = folder(abs.getParent()).resolve(abs.getFileName()).toString();
         if (isCaseInsensitiveFs()) {
             key = key.toLowerCase(Locale.ROOT);
         }
         synchronized (HELD) {
             if (!HELD.add(key)) {
-                throw new EtwException(function, Win32Error.SHARING_VIOLATION,
-                        "log file " + abs + " is already written by another session of this process");
+                throw new TraceFiles.RefusedException(FileError.EAGAIN, "another session of this process writes it");
             }
         }
         return new LogFileLock(key, abs, rules);
     }
 
-    /** Reserves, creates (by the rules of {@link TraceFiles}) and OS-locks {@code file}. */
-    static LogFileLock open(Path file, String function, TraceFiles rules) throws EtwException {
-        LogFileLock l = reserve(file, function, rules);
+    /**
+     * The real path of the log file's folder. A missing folder, or a file where a folder should be, is
+     * StartTrace's ERROR_BAD_PATHNAME (ETW does not create folders), with the OS's ENOENT or ENOTDIR.
+     */
+    private static Path folder(Path parent) throws IOException {
         try {
-            l.openChannel(function);
+            Path real = parent.toRealPath();
+            if (!Files.isDirectory(real)) {
+                throw new TraceFiles.RefusedException(FileError.ENOTDIR, Win32Error.BAD_PATHNAME, parent + " is a file, not a folder");
+            }
+            return real;
+        } catch (FileSystemException e) {
+            FileError f = FileError.of(e);
+            if (f == FileError.ENOENT || f == FileError.ENOTDIR) {
+                throw new TraceFiles.RefusedException(f, Win32Error.BAD_PATHNAME, "folder " + parent
+                        + (f == FileError.ENOENT ? " does not exist" : ": a part of it is a file, not a folder"));
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Reserves, creates (by the rules of {@link TraceFiles}) and OS-locks {@code file}; the caller reports a
+     * failure in its own terms (a start with {@link #failure}, a logger in its write error, a dump as the dump's).
+     */
+    static LogFileLock create(Path file, TraceFiles rules) throws IOException {
+        LogFileLock l = reserve(file, rules);
+        try {
+            l.openChannel();
             return l;
-        } catch (EtwException e) {
+        } catch (IOException | RuntimeException e) {
             l.close();
             throw e;
         }
@@ -96,33 +123,31 @@ final class LogFileLock implements AutoCloseable {
     }
 
     /** Creates (never truncates: see {@link TraceFiles}) and locks the reserved file (buffering mode: at its first flush). */
-    void openChannel(String function) throws EtwException {
+    void openChannel() throws IOException {
         if (channel != null) {
             return;
         }
+        FileChannel ch = creator.create(rules, path);
+        created = true;
+        FileLock fl;
         try {
-            FileChannel ch = creator.create(rules, path);
-            FileLock fl;
-            try {
-                fl = ch.tryLock();
-            } catch (OverlappingFileLockException e) {
-                fl = null;
-            }
-            if (fl == null) {
-                ch.close();
-                throw new EtwException(function, Win32Error.SHARING_VIOLATION,
-                        "log file " + path + " is locked by another process writing it");
-            }
-            channel = ch;
-            lock = fl;
-        } catch (IOException e) {
-            throw failure(function, path, e);
+            fl = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+            fl = null;
         }
+        if (fl == null) {
+            ch.close();
+            Files.deleteIfExists(path); // created just now, by this lock
+            created = false;
+            throw new TraceFiles.RefusedException(FileError.EAGAIN, "another process locked it as jetw created it");
+        }
+        channel = ch;
+        lock = fl;
     }
 
-    /** A file failure with the code ETW would give and the operating system's own words. */
+    /** A file failure with the code ETW would give, in the platform's words (see {@link EtwException#file}). */
     static EtwException failure(String function, Path path, IOException e) {
-        return new EtwException(function, TraceFiles.win32Code(e), "log file " + path + ": " + TraceFiles.cause(e));
+        return EtwException.file(function, "log file " + path, e);
     }
 
     FileChannel channel() {
@@ -131,6 +156,19 @@ final class LogFileLock implements AutoCloseable {
 
     Path path() {
         return path;
+    }
+
+    /** Releases the file and removes it if this lock created it: what a failed start leaves behind. */
+    void discard() {
+        close();
+        if (created) {
+            created = false;
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException e) {
+                // Nothing more to do: the start's own failure is what the caller reports.
+            }
+        }
     }
 
     @Override

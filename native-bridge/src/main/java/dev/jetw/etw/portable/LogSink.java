@@ -27,15 +27,10 @@ interface LogSink {
     String logFileName();
 
     /**
-     * Writes what the session holds now into the new file {@code target} (logger thread, after the
-     * buffers queued before the request): by default a copy of the log file, which the sinks keep
-     * readable after every buffer.
+     * What the session holds now, for a dump (logger thread, after the buffers queued before the
+     * request); the thread that asked writes it, so the logger goes on taking the writers' buffers.
      */
-    default void dumpTo(java.nio.file.Path target, dev.jetw.etw.TraceFiles rules) throws IOException {
-        String file = logFileName();
-        if (file == null) {
-            throw new IOException("the session has no log file and no ring to dump");
-        }
-        rules.copyNew(java.nio.file.Paths.get(file), target);
+    default SessionDump snapshot() throws IOException {
+        throw new IOException("the session has no log file and no ring to dump");
     }
 }

@@ -1,7 +1,5 @@
 package dev.jetw.etw.portable;
 
-import dev.jetw.etw.EtwException;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -20,7 +18,7 @@ final class NewFileSink implements LogSink {
     private EtlOutputFile file;
     private int buffersInFile;
 
-    NewFileSink(PortableSession session, String pattern, long maxBytes) throws EtwException, IOException {
+    NewFileSink(PortableSession session, String pattern, long maxBytes) throws IOException {
         this.session = session;
         this.pattern = pattern;
         this.maxBytes = maxBytes;
@@ -32,9 +30,15 @@ final class NewFileSink implements LogSink {
         return Paths.get(pattern.substring(0, at) + number + pattern.substring(at + 2));
     }
 
-    private void next() throws EtwException, IOException {
+    private void next() throws IOException {
         fileNumber++;
-        file = new EtlOutputFile(session, LogFileLock.open(fileFor(pattern, fileNumber), "StartTraceW", session.files));
+        LogFileLock lock = LogFileLock.create(fileFor(pattern, fileNumber), session.files);
+        try {
+            file = new EtlOutputFile(session, lock);
+        } catch (IOException | RuntimeException e) {
+            lock.discard(); // no 0-byte file left, nor the file's reservation
+            throw e;
+        }
         buffersInFile = 1;
     }
 
@@ -44,11 +48,7 @@ final class NewFileSink implements LogSink {
             if ((long) (buffersInFile + 1) * session.bufferSize > maxBytes) {
                 file.updateHeader(buffersInFile);
                 file.close();
-                try {
-                    next();
-                } catch (EtwException e) {
-                    throw new IOException(e.getMessage(), e);
-                }
+                next();
             }
             file.write(b, buffersInFile, buffersInFile, buffersInFile + 1);
             session.reached(b);
@@ -66,6 +66,11 @@ final class NewFileSink implements LogSink {
     public void close() throws IOException {
         file.updateHeader(buffersInFile);
         file.close();
+    }
+
+    @Override
+    public SessionDump snapshot() throws IOException {
+        return file.dump(buffersInFile, buffersInFile); // the current file; the finished ones are on disk as they are
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.jetw.etl.EtlFormat;
 import dev.jetw.etl.EtlLogfileHeader;
 import dev.jetw.etl.EtlRecordWriter;
 import dev.jetw.etw.EtwException;
+import dev.jetw.etw.FileError;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionStats;
@@ -125,21 +126,23 @@ final class PortableSession {
 
     private LogSink openFileSink(SessionConfig c) throws EtwException {
         long maxBytes = (long) c.maximumFileSizeMb() * 1024 * 1024;
+        boolean newFile = c.has(LogFileMode.NEWFILE);
         try {
-            if (c.has(LogFileMode.NEWFILE)) {
+            if (newFile) {
                 return new NewFileSink(this, c.logFile().toString(), maxBytes);
             }
-            LogFileLock lock = LogFileLock.open(c.logFile(), "StartTraceW", files);
+            LogFileLock lock = LogFileLock.create(c.logFile(), files);
             try {
                 EtlOutputFile file = new EtlOutputFile(this, lock);
                 return c.has(LogFileMode.CIRCULAR) ? new CircularSink(this, file, maxBytes)
                         : new SequentialSink(this, file, maxBytes);
             } catch (IOException | RuntimeException e) {
-                lock.close();
+                lock.discard();
                 throw e;
             }
         } catch (IOException e) {
-            throw LogFileLock.failure("StartTraceW", c.logFile(), e);
+            java.nio.file.Path file = newFile ? NewFileSink.fileFor(c.logFile().toString(), 1) : c.logFile();
+            throw LogFileLock.failure("StartTraceW", file.toAbsolutePath().normalize(), e);
         } catch (IllegalArgumentException e) {
             throw new EtwException("StartTraceW", Win32Error.BAD_LENGTH, e.getMessage());
         }
@@ -410,8 +413,7 @@ final class PortableSession {
 
     void reportWriteError(IOException e) {
         if (firstWriteError == null) {
-            firstWriteError = TraceFiles.cause(e) + " (" + Win32Error.name(TraceFiles.win32Code(e)) + " "
-                    + TraceFiles.win32Code(e) + ") writing " + (sink == null ? "the log file" : sink.logFileName());
+            firstWriteError = FileError.inWords(e, FileError.WINDOWS) + " writing " + (sink == null ? "the log file" : sink.logFileName());
             System.err.println("jetw portable: session " + name + ": " + firstWriteError
                     + "; the events of buffers that cannot be written are counted as lost");
         }
@@ -425,14 +427,23 @@ final class PortableSession {
 
     /**
      * Writes what the session holds now to the new file {@code target} without stopping it: the
-     * partly filled buffers are handed on first (into the ring, or queued before the request), then
-     * the logger copies the log file or writes the ring (see {@link LogSink#dumpTo}).
+     * partly filled buffers are handed on first (into the ring, or queued before the request), the
+     * logger takes a snapshot after them ({@link LogSink#snapshot}), and this thread writes it, so the
+     * logger goes on taking the writers' buffers meanwhile.
      */
     SessionStats dump(java.nio.file.Path target) throws EtwException {
         collectPartialBuffers();
         SessionLogger.Request r = new SessionLogger.Request(false, false);
-        r.dumpTarget = target;
+        r.dump = true;
         awaitRequest(r, "ControlTraceW(DUMP)");
+        SessionDump snapshot = r.snapshot;
+        try {
+            snapshot.writeTo(target, dumpFiles);
+        } catch (IOException e) {
+            throw EtwException.file("ControlTraceW(DUMP)", "dump file " + target, e);
+        } finally {
+            snapshot.close();
+        }
         return stats();
     }
 
@@ -474,8 +485,7 @@ final class PortableSession {
             throw new EtwException(function, Win32Error.TIMEOUT, "session " + name + ": interrupted");
         }
         if (r.error != null) {
-            throw new EtwException(function, TraceFiles.win32Code(r.error), "session " + name + ": writing the log file failed: "
-                    + TraceFiles.cause(r.error));
+            throw EtwException.file(function, "session " + name + " writing " + (sink == null ? "its log file" : sink.logFileName()), r.error);
         }
     }
 

@@ -121,6 +121,11 @@ final class RealTimeSink implements LogSink {
     }
 
     @Override
+    public SessionDump snapshot() throws IOException {
+        return fileSink == null ? LogSink.super.snapshot() : fileSink.snapshot();
+    }
+
+    @Override
     public String logFileName() {
         return fileSink == null ? null : fileSink.logFileName();
     }

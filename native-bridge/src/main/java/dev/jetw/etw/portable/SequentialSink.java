@@ -49,6 +49,11 @@ final class SequentialSink implements LogSink {
     }
 
     @Override
+    public SessionDump snapshot() throws IOException {
+        return file.dump(buffersInFile, buffersInFile);
+    }
+
+    @Override
     public String logFileName() {
         return file.name();
     }

@@ -1,53 +1,33 @@
 package dev.jetw.etw.portable;
 
+import dev.jetw.etw.TraceFiles;
+
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
- * A dump of a buffering session's ring to a new .etl (jcmd JFR.dump's counterpart; a file session's
- * dump is a copy of its log, TraceFiles.copyNew). Runs on the session's logger thread.
+ * What a running session held at a dump request (jcmd JFR.dump's counterpart), taken by the logger thread
+ * ({@link LogSink#snapshot}) and written to a new .etl by the thread that asked ({@link PortableSession#dump}).
+ * The writing is not the logger's: while it copies a large file the writers' full buffers would wait for the
+ * logger and the pool would run dry (issue 27: five dumps dropped a tenth of a loaded session's events).
  */
-final class SessionDump {
+interface SessionDump {
 
-    private SessionDump() {
+    /** Writes the snapshot to {@code target}, created by {@code rules}; a target it created and could not finish is removed. */
+    void writeTo(Path target, TraceFiles rules) throws IOException;
+
+    /** The snapshot is no longer needed (written or not); the logger stops keeping anything for it. */
+    default void close() {
     }
 
-    /**
-     * Writes a header buffer and {@code images} (sealed copies of the ring's buffers, oldest first) to
-     * the new file {@code target}, with SequenceNumbers 1..n.
-     */
-    static void writeRing(PortableSession session, List<RingImage> images, Path target) throws IOException {
-        LogFileLock lock;
+    /** Removes a dump file this dump created but could not finish; {@code failure} keeps the first error. */
+    static IOException removePartial(Path target, IOException failure) {
         try {
-            lock = LogFileLock.open(target, "ControlTraceW(DUMP)", session.dumpFiles);
-        } catch (dev.jetw.etw.EtwException e) {
-            throw new IOException(e.getMessage(), e);
+            Files.deleteIfExists(target);
+        } catch (IOException e) {
+            failure.addSuppressed(e);
         }
-        try {
-            EtlOutputFile file = new EtlOutputFile(session, lock);
-            int slot = 1;
-            for (RingImage image : images) {
-                file.writeCopy(image.bytes, image.used, image.lastTimeStamp, slot, slot, slot + 1);
-                slot++;
-            }
-            file.updateHeader(slot);
-        } finally {
-            lock.close();
-        }
-    }
-
-    /** One ring buffer's records, copied while the buffer was in the ring. */
-    static final class RingImage {
-        final ByteBuffer bytes;
-        final int used;
-        final long lastTimeStamp;
-
-        RingImage(ByteBuffer bytes, int used, long lastTimeStamp) {
-            this.bytes = bytes;
-            this.used = used;
-            this.lastTimeStamp = lastTimeStamp;
-        }
+        return failure;
     }
 }

@@ -16,8 +16,9 @@ final class SessionLogger implements Runnable {
     static final class Request extends TraceBuffer {
         final boolean stop;
         final boolean drainOnly;
-        /** Set for a dump request: the new file to write what the session holds to. */
-        java.nio.file.Path dumpTarget;
+        /** A dump request: the logger answers with {@link #snapshot}. */
+        boolean dump;
+        volatile SessionDump snapshot;
         final CountDownLatch done = new CountDownLatch(1);
         volatile IOException error;
 
@@ -93,8 +94,8 @@ final class SessionLogger implements Runnable {
             if (b instanceof Request) {
                 Request r = (Request) b;
                 try {
-                    if (r.dumpTarget != null) {
-                        session.sink.dumpTo(r.dumpTarget, session.dumpFiles);
+                    if (r.dump) {
+                        r.snapshot = session.sink.snapshot();
                     } else if (r.drainOnly) {
                         ((RealTimeSink) session.sink).drainBacklog();
                     } else if (r.stop) {
@@ -104,7 +105,7 @@ final class SessionLogger implements Runnable {
                     }
                 } catch (IOException | RuntimeException e) {
                     r.error = e instanceof IOException ? (IOException) e : new IOException(e.toString(), e);
-                    if (r.dumpTarget == null) { // a failed dump is the dump's failure, not the log's
+                    if (!r.dump) { // a failed dump is the dump's failure, not the log's
                         lastError = r.error;
                         session.reportWriteError(r.error);
                     }

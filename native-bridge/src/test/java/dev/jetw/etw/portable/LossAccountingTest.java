@@ -3,6 +3,7 @@ package dev.jetw.etw.portable;
 import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EtwException;
 import dev.jetw.etw.EventScratch;
+import dev.jetw.etw.FileError;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionStats;
 import dev.jetw.etw.Win32Error;
@@ -75,7 +76,8 @@ class LossAccountingTest {
         assertEquals(st.eventsLost(), f.eventsLost);
         assertEquals(st.logBuffersLost(), f.buffersLost);
 
-        assertTrue(st.lastWriteError().startsWith("No space left on device (ERROR_DISK_FULL 112)"), st.lastWriteError());
+        assertTrue(st.lastWriteError().startsWith(FileError.WINDOWS ? "No space left on device (ERROR_DISK_FULL 112)"
+                : "No space left on device (ENOSPC)"), st.lastWriteError());
         String[] lines = captured.toString("UTF-8").trim().split("\n");
         assertEquals(1, lines.length, captured.toString("UTF-8"));
         assertTrue(lines[0].contains("No space left on device"), lines[0]);
@@ -90,7 +92,8 @@ class LossAccountingTest {
         EtwException e = assertThrows(EtwException.class, () -> etw.startSession(SessionConfig.builder()
                 .sessionName(TestSupport.uniqueName("ro")).logFile(file).build()));
         assertEquals(Win32Error.WRITE_PROTECT, e.code(), e.getMessage());
-        assertTrue(e.getMessage().contains("log file " + file + ": Read-only file system"), e.getMessage());
+        assertTrue(e.getMessage().contains(FileError.WINDOWS ? "log file " + file + ": Read-only file system"
+                : "EROFS (Read-only file system): log file " + file), e.getMessage());
         assertFalse(e.getMessage().contains("Administrator"), e.getMessage());
     }
 

@@ -124,7 +124,8 @@ class DumpTest {
         AgentMain.run("backend=portable,include=testapp.Calls,file=" + dir.resolve("x.etl"), AgentHarness.inst(), null);
         Path existing = Files.write(dir.resolve("existing.etl"), new byte[] {1});
         String reply = AgentMain.run("command=dump,dumpFile=" + existing, AgentHarness.inst(), null);
-        assertTrue(reply.startsWith("jetw: dump: ") && reply.contains("ERROR_FILE_EXISTS"), reply);
+        assertTrue(reply.startsWith("jetw: dump: ") && reply.contains(dev.jetw.etw.FileError.WINDOWS
+                ? "ERROR_FILE_EXISTS" : "EEXIST (File exists)"), reply);
     }
 
     @Test

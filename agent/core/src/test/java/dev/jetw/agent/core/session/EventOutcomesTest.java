@@ -33,11 +33,11 @@ class EventOutcomesTest {
     void aFullDiskCountsTheUnwrittenBuffersAsLostNotWritten() throws Exception {
         ClassicProvider p = providerWith(10, 3);
         SessionStats st = new SessionStats("s", "f.etl", 8, 8, 9, 2, 1, 0, 1)
-                .withOutcomes(4, 3, 6, "No space left on device (ERROR_DISK_FULL 112) writing f.etl");
+                .withOutcomes(4, 3, 6, "No space left on device (ENOSPC) writing f.etl");
         EventOutcomes o = new EventOutcomes(p, st);
         assertEquals("4 events written, 3 dropped, 6 lost of 13 emitted", o.line());
         assertEquals(o.emitted, o.written + o.inBuffers + o.dropped + o.lost);
-        assertEquals("No space left on device (ERROR_DISK_FULL 112) writing f.etl", o.writeError);
+        assertEquals("No space left on device (ENOSPC) writing f.etl", o.writeError);
     }
 
     @Test
