@@ -135,7 +135,7 @@ final class BufferingSink implements LogSink {
                 }
                 java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(session.bufferSize).order(java.nio.ByteOrder.LITTLE_ENDIAN);
                 b.copyRecordsTo(bytes);
-                images.add(new SessionDump.RingImage(bytes, b.used, b.lastTimeStamp));
+                images.add(new SessionDump.RingImage(bytes, b.used, b.lastTimeStamp, b.processor));
             }
         }
         SessionDump.writeRing(session, images, target);

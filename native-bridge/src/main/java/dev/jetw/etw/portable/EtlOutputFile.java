@@ -28,13 +28,14 @@ final class EtlOutputFile {
 
     /** Seals {@code b} with {@code sequence}, writes it at {@code slot}; the header then says {@code buffersInFile}. */
     void write(TraceBuffer b, long sequence, long slot, int buffersInFile) throws IOException {
-        writeCopy(session.fileImage(b), b.used, b.lastTimeStamp, sequence, slot, buffersInFile);
+        writeCopy(session.fileImage(b), b.used, b.lastTimeStamp, b.processor, sequence, slot, buffersInFile);
         session.buffersWritten++;
     }
 
     /** As {@link #write}, from a copy of a buffer's file bytes; not counted in the session's BuffersWritten (a dump). */
-    void writeCopy(ByteBuffer bytes, int used, long lastTimeStamp, long sequence, long slot, int buffersInFile) throws IOException {
-        EtlBufferWriter.sealData(bytes, used, lastTimeStamp, sequence, session.loggerId);
+    void writeCopy(ByteBuffer bytes, int used, long lastTimeStamp, int processor, long sequence, long slot,
+                   int buffersInFile) throws IOException {
+        EtlBufferWriter.sealData(bytes, used, lastTimeStamp, sequence, session.loggerId, processor);
         writer.writeBuffer(bytes, slot);
         updateHeader(buffersInFile);
     }

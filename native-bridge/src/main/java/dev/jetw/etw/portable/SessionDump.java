@@ -29,7 +29,7 @@ final class SessionDump {
             EtlOutputFile file = new EtlOutputFile(session, lock);
             int slot = 1;
             for (RingImage image : images) {
-                file.writeCopy(image.bytes, image.used, image.lastTimeStamp, slot, slot, slot + 1);
+                file.writeCopy(image.bytes, image.used, image.lastTimeStamp, image.processor, slot, slot, slot + 1);
                 slot++;
             }
             file.updateHeader(slot);
@@ -43,11 +43,13 @@ final class SessionDump {
         final ByteBuffer bytes;
         final int used;
         final long lastTimeStamp;
+        final int processor;
 
-        RingImage(ByteBuffer bytes, int used, long lastTimeStamp) {
+        RingImage(ByteBuffer bytes, int used, long lastTimeStamp, int processor) {
             this.bytes = bytes;
             this.used = used;
             this.lastTimeStamp = lastTimeStamp;
+            this.processor = processor;
         }
     }
 }
