@@ -196,24 +196,8 @@ class KernelSessionTest {
     }
 
     static String[] tracefsInstances() {
-        for (String line : readLines("/proc/mounts")) {
-            String[] f = line.split(" ");
-            if (f.length > 2 && f[2].equals("tracefs")) {
-                String[] names = new File(f[1], "instances").list();
-                if (names != null) {
-                    return names;
-                }
-            }
-        }
-        String[] names = new File("/sys/kernel/tracing/instances").list();
+        File root = dev.jetw.etw.portable.linux.TracefsTestAccess.root();
+        String[] names = root == null ? null : new File(root, "instances").list();
         return names == null ? new String[0] : names;
-    }
-
-    private static List<String> readLines(String path) {
-        try {
-            return Files.readAllLines(Path.of(path));
-        } catch (java.io.IOException e) {
-            return new ArrayList<>();
-        }
     }
 }

@@ -55,6 +55,7 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
     private final ConcurrentHashMap<Integer, long[]> diskTasks = new ConcurrentHashMap<Integer, long[]>();
     long discards;
     long otherProcessesIo;
+    private volatile boolean discarded;
     /** sched_wakeup stands in for sched_waking (kernels before 4.3). */
     private volatile boolean acceptWakeup;
 
@@ -85,7 +86,7 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
 
     /**
      * The threads of the traced process alive when tracing began: followed from now on, with Process/DCStart
-     * and Thread/DCStart at {@code nanoTime}. Applied on the scheduler poller's thread before its next page.
+     * and Thread/DCStart at {@code nanoTime}. Applied on the scheduler poller's thread before its next records.
      */
     void rundown(final List<Integer> tids, final long nanoTime, final int parentPid, final String image,
                  final String commandLine) {
@@ -98,7 +99,7 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
                             KernelPayloads.DC_START, 0, pid, ByteBuffer.wrap(p), p.length);
                 }
                 for (int tid : tids) {
-                    follow(tid, pid);
+                    follow(tid, pid, false);
                     if (plan.thread) {
                         threadRecord(KernelPayloads.DC_START, 0, nanoTime, tid, pid, tid);
                     }
@@ -113,21 +114,22 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
             @Override
             public void run() {
                 for (int tid : tids) {
-                    follow(tid, pid);
+                    follow(tid, pid, false);
                 }
             }
         });
     }
 
-    /** Called by the scheduler poller before each page: applies what the starting thread handed over. */
-    void beforePage() {
+    /** Called on the scheduler poller before each batch of records: applies what the starting thread handed over. */
+    void applyHandedOver() {
         for (Runnable r = pending.poll(); r != null; r = pending.poll()) {
             r.run();
         }
     }
 
-    private void follow(int tid, int process) {
-        tasks.add(tid, process);
+    /** {@code isNew}: created during the collection (not on a CPU until its first switch in). */
+    private void follow(int tid, int process, boolean isNew) {
+        tasks.add(tid, process, isNew);
         diskTasks.put(tid, new long[] {process, Long.MAX_VALUE});
     }
 
@@ -136,8 +138,16 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
         return p == -1 ? UNKNOWN_PROCESS : p;
     }
 
+    /** From now on nothing is written: the collection failed to start. */
+    void discard() {
+        discarded = true;
+    }
+
     private void write(int cpu, long ts, boolean compact, int version, int group, int type, int tid, int process,
                        ByteBuffer payload, int length) {
+        if (discarded) {
+            return;
+        }
         out.write(cpu, ts, compact, version, group, type, tid, process, payload, length);
         records.incrementAndGet();
     }
@@ -187,7 +197,7 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
         }
         boolean thread = (cloneFlags & CLONE_THREAD) != 0;
         int process = thread ? parentProcess : tid;
-        follow(tid, process);
+        follow(tid, process, true);
         if (!thread && plan.process) {
             byte[] p = KernelPayloads.process(tid, parentProcess, 0, comm, "");
             write(cpu, ts, false, KernelPayloads.PROCESS_VERSION, KernelPayloads.GROUP_PROCESS, KernelPayloads.START,

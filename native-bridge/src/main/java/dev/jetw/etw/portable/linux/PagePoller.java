@@ -30,7 +30,17 @@ final class PagePoller {
     /** Consumes one page (valid until the call returns). */
     interface PageSink {
         void page(int cpu, ByteBuffer page);
+
+        /**
+         * A pass over every CPU ended: each buffer was seen empty at {@code watermark} or later (a
+         * {@code System.nanoTime()} reading), so every record up to then has been read; {@code Long.MAX_VALUE}
+         * after the last pass.
+         */
+        void passDone(long watermark);
     }
+
+    /** A pass never waits longer than this for a CPU whose buffer is never seen empty (it keeps filling). */
+    static final long MAX_WATERMARK_LAG_NANOS = 1_000_000_000L;
 
     private final TraceInstance instance;
     private final List<Integer> cpus;
@@ -97,12 +107,32 @@ final class PagePoller {
 
     private void loop() throws IOException, InterruptedException {
         ByteBuffer buf = ByteBuffer.allocateDirect(pageSize).order(ByteOrder.nativeOrder());
+        long[] seenEmpty = new long[cpus.size()];
+        java.util.Arrays.fill(seenEmpty, Long.MIN_VALUE);
         while (true) {
             boolean last = stopping; // read before the pass: the pass after stop() drains what is left
+            long passStart = System.nanoTime();
+            long watermark = Long.MAX_VALUE;
             for (int i = 0; i < cpus.size(); i++) {
                 int empty = 0;
-                while (unread(i) && empty < 3) {
+                while (true) {
+                    long now = System.nanoTime();
+                    if (!unread(i)) {
+                        seenEmpty[i] = now;
+                        break;
+                    }
+                    if (empty >= 3) {
+                        break; // chasing the writer on its page: this CPU's watermark stays where it was
+                    }
                     empty = readPage(i, buf) ? 0 : empty + 1;
+                }
+                watermark = Math.min(watermark, seenEmpty[i]);
+            }
+            try {
+                sink.passDone(last ? Long.MAX_VALUE : Math.max(watermark, passStart - MAX_WATERMARK_LAG_NANOS));
+            } catch (RuntimeException e) {
+                if (sinkFailures.getAndIncrement() == 0) {
+                    firstSinkFailure = e;
                 }
             }
             if (last) {

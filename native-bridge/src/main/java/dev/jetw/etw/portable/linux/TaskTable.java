@@ -12,13 +12,18 @@ final class TaskTable {
     private static final int EMPTY = 0;
     /** Value flag: the task was switched in and not out since. */
     private static final long RUNNING = 1L << 32;
+    /** Value flag: whether it runs is known (not for a thread found running when the collection began). */
+    private static final long KNOWN = 1L << 33;
 
     private int[] keys = new int[256];
     private long[] values = new long[256];
     private int size;
 
-    /** Adds (or updates) {@code tid} as a task of process {@code pid}. */
-    void add(int tid, int pid) {
+    /**
+     * Adds (or updates) {@code tid} as a task of process {@code pid}; {@code known}: it is not on a CPU now (a
+     * new task), else whether it runs is unknown until its first switch (a thread of the rundown).
+     */
+    void add(int tid, int pid, boolean known) {
         if (tid <= 0) {
             return;
         }
@@ -30,7 +35,7 @@ final class TaskTable {
             keys[i] = tid;
             size++;
         }
-        values[i] = pid & 0xFFFFFFFFL;
+        values[i] = (pid & 0xFFFFFFFFL) | (known ? KNOWN : 0L);
     }
 
     /** The process of {@code tid}, or -1 when it is not followed. */
@@ -55,8 +60,8 @@ final class TaskTable {
         if (tid <= 0 || keys[i] == EMPTY) {
             return true;
         }
-        boolean was = (values[i] & RUNNING) != 0;
-        values[i] = running ? values[i] | RUNNING : values[i] & ~RUNNING;
+        boolean was = (values[i] & RUNNING) != 0 || (values[i] & KNOWN) == 0;
+        values[i] = (running ? values[i] | RUNNING : values[i] & ~RUNNING) | KNOWN;
         return running || was;
     }
 

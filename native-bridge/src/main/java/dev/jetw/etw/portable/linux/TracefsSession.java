@@ -63,6 +63,8 @@ final class TracefsSession {
     final List<SessionNotice> notes = new ArrayList<SessionNotice>();
     final List<String> swept = new ArrayList<String>();
     private long pollerCpuNanos = -1;
+    /** Test seam: runs once everything is made and tracing is on (a test throws from it to fail a start there). */
+    static volatile Runnable afterTracingOn;
 
     TracefsSession(File root, KernelFlagPlan plan, int pid, EvidenceTranslator translator) {
         this.root = root;
@@ -81,9 +83,11 @@ final class TracefsSession {
         try {
             begin();
         } catch (IOException e) {
+            translator.discard(); // a failed start records nothing: the pollers' last pass must not write
             abandon();
             throw e;
         } catch (RuntimeException e) {
+            translator.discard();
             abandon();
             throw e;
         }
@@ -124,15 +128,13 @@ final class TracefsSession {
             schedDecoder = new TracepointDecoder(translator);
             schedDecoder.learn(sched.dir(), events.toArray(new String[0][]));
             translator.prevState(schedDecoder.prevState());
-            final PageDecoder pages = schedPages;
-            final TracepointDecoder decoder = schedDecoder;
-            schedPoller = new PagePoller(sched, hp.pageSize(), new PagePoller.PageSink() {
-                @Override
-                public void page(int cpu, ByteBuffer page) {
-                    translator.beforePage();
-                    pages.decode(cpu, page, decoder);
-                }
-            }, POLL_MILLIS, "jetw-kernel-sched");
+            schedPoller = new PagePoller(sched, hp.pageSize(), new TimeOrderedPages(hp.pageSize(), schedPages,
+                    schedDecoder, new Runnable() {
+                        @Override
+                        public void run() {
+                            translator.applyHandedOver();
+                        }
+                    }), POLL_MILLIS, "jetw-kernel-sched");
         }
         if (plan.needsBlock()) {
             boolean ioStart = hasIoStart(root);
@@ -161,6 +163,11 @@ final class TracefsSession {
                     public void page(int cpu, ByteBuffer page) {
                         pages.decode(cpu, page, decoder);
                     }
+
+                    @Override
+                    public void passDone(long watermark) {
+                        // The block matcher orders its events itself (it holds them for a second).
+                    }
                 }, POLL_MILLIS, "jetw-kernel-blk");
             }
         }
@@ -179,6 +186,10 @@ final class TracefsSession {
             if (t != null) {
                 t.tracingOn(true);
             }
+        }
+        Runnable hook = afterTracingOn;
+        if (hook != null) {
+            hook.run();
         }
         translator.rundown(new ArrayList<Integer>(listed), startedAt, ProcFs.parentPid(pid), imageName(),
                 ProcFs.commandLine(pid));
