@@ -14,6 +14,12 @@ import java.util.TreeMap;
  * readied (ReadyThread) = ready until switched in. The state at the call's start is the one the last
  * change before it left; with no change before it, the time up to the first change is "unknown".
  * The states' times add up to the call's wall time exactly.
+ *
+ * <p>A switch out of a thread not known to be on a CPU (ready since it was readied or preempted, with no
+ * switch in recorded since) means the kernel did not record its switch in; some kernels drop switches in
+ * from an idle CPU (docs/linux-kernel-events.md, "Switches in the kernel did not record"). The thread ran
+ * then: the time since it was readied or preempted counts as on CPU, losing its (short: a CPU was idle)
+ * ready time, rather than counting a run as "ready".
  */
 final class ThreadStates {
 
@@ -99,7 +105,8 @@ final class ThreadStates {
         String state = before == null ? UNKNOWN : next(UNKNOWN, before);
         long at = start;
         for (Change c : inside) {
-            raw.merge(state, c.time - at, Long::sum);
+            // Switched out while only ready: the switch in was not recorded, it ran (see the class comment).
+            raw.merge(state.equals(READY) && isSwitchOut(c) ? ON_CPU : state, c.time - at, Long::sum);
             at = c.time;
             state = next(state, c);
         }
@@ -123,6 +130,10 @@ final class ThreadStates {
         if (v != null) {
             to.put(key, v);
         }
+    }
+
+    private static boolean isSwitchOut(Change c) {
+        return c.after != null && !c.after.equals(ON_CPU);
     }
 
     private static String next(String state, Change c) {

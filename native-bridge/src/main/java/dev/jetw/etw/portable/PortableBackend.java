@@ -86,9 +86,6 @@ public final class PortableBackend implements EtwBackend {
             }
             PortableSession s = new PortableSession(config, freeLoggerId(), Collections.unmodifiableList(notices));
             SESSIONS.put(key, s);
-            for (dev.jetw.etl.SessionNotice n : notices) {
-                System.err.println("jetw portable: session " + config.sessionName() + ": " + n.text());
-            }
             return s.stats();
         }
     }

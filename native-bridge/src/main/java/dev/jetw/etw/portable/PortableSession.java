@@ -144,6 +144,7 @@ final class PortableSession {
         loggerThread.setDaemon(true);
         loggerThread.start();
         for (SessionNotice n : notices) {
+            System.err.println("jetw portable: session " + name + ": " + n.text());
             appendNotice(n.kind(), n.text(), TIME_OF_CALL);
         }
         this.kernel = plan != null ? new KernelBuffers(this, processors) : null;
@@ -220,6 +221,7 @@ final class PortableSession {
             reserved.used = EtlRecordWriter.putPayload(reserved.words, at, ByteBuffer.wrap(p).order(ByteOrder.LITTLE_ENDIAN),
                     length);
             reserved.events++;
+            reserved.notices++;
             if (ts > reserved.lastTimeStamp) {
                 reserved.lastTimeStamp = ts;
             }
@@ -495,12 +497,12 @@ final class PortableSession {
 
     /** {@code b}'s events are lost with it (the buffer itself is counted by the caller, as ETW counts it). */
     void lostBuffer(TraceBuffer b) {
-        (b.kernel ? kernelEventsInLostBuffers : eventsInLostBuffers).add(b.events);
+        (b.kernel ? kernelEventsInLostBuffers : eventsInLostBuffers).add(b.events - b.notices);
     }
 
-    /** {@code b}'s events reached the file, the ring or a consumer. */
+    /** {@code b}'s events reached the file, the ring or a consumer (session notices are nobody's events). */
     void reached(TraceBuffer b) {
-        (b.kernel ? kernelEventsWritten : eventsWritten).add(b.events);
+        (b.kernel ? kernelEventsWritten : eventsWritten).add(b.events - b.notices);
     }
 
     /**

@@ -116,7 +116,7 @@ final class SessionLogger implements Runnable {
                 }
                 continue;
             }
-            int events = b.events; // the sink returns b to the pool even when it fails
+            int events = b.events - b.notices; // the sink returns b to the pool even when it fails
             boolean kernel = b.kernel;
             try {
                 session.sink.accept(b);

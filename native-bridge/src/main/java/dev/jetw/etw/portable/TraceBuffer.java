@@ -18,6 +18,8 @@ class TraceBuffer {
     int used = EtlFormat.BUFFER_HEADER_SIZE;
     int events;
     long lastTimeStamp;
+    /** Session notices among {@link #events}: the session's own records, counted as nobody's events. */
+    int notices;
     /** Holds kernel records (KernelBuffers): their events are counted apart from the provider's. */
     boolean kernel;
     /** The CPU whose stream this buffer is (its ProcessorIndex in the file); 0 for the writers' buffers. */
@@ -47,5 +49,6 @@ class TraceBuffer {
         lastTimeStamp = 0;
         kernel = false;
         processor = 0;
+        notices = 0;
     }
 }

@@ -245,7 +245,9 @@ final class BlockIoMatcher {
         if (q.isEmpty()) {
             pending.remove(k);
         }
-        sink.diskIo(new DiskIo(h.dev, h.sector, s.bytes, s.rwbs, s.tid, s.ts, h.ts, h.cpu, h.error, s.id));
+        // The completion's size is the request's final one: bios merged into it after io_start made it grow.
+        int bytes = h.nrSector > 0 ? h.nrSector * 512 : s.bytes;
+        sink.diskIo(new DiskIo(h.dev, h.sector, bytes, s.rwbs, s.tid, s.ts, h.ts, h.cpu, h.error, s.id));
     }
 
     /** Requests started and not completed (at stop: still in flight, or their completion was lost). */
