@@ -183,6 +183,69 @@ class KernelSessionTest {
         assertTrue(notices > 0, "the DiskNumber note");
     }
 
+    @Test
+    void ringOverrunsAreCountedAsLostKernelEventsEverywhere() throws Exception {
+        KernelTests.require("KernelSessionTest.ringOverrunsAreCountedAsLostKernelEventsEverywhere");
+        String name = TestSupport.uniqueName("overrun");
+        Path file = dir.resolve("overrun.etl");
+        // A poller that reads every 3 s into 128 KiB rings, and two threads handing a token over as fast as they can.
+        dev.jetw.etw.portable.linux.TracefsTestAccess.slowPoller(3000, 128);
+        try {
+            etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).flushTimerSeconds(1)
+                    .modes(EnumSet.of(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER))
+                    .kernelFlags(EnumSet.of(KernelFlag.CSWITCH)).build());
+        } finally {
+            dev.jetw.etw.portable.linux.TracefsTestAccess.slowPoller(0, 0);
+        }
+        pingPong(1500);
+        SessionStats stats = etw.stopSession(name);
+        assertTrue(stats.kernelEventsLost() > 0, stats.kernelLine());
+        assertTrue(stats.kernelLine().contains(stats.kernelEventsLost() + " kernel events lost"), stats.kernelLine());
+        assertEquals(stats.kernelEventsLost(), stats.eventsLost(), "no jetw event was lost: the kernel's are all of them");
+        int gapNotes = 0;
+        String problem = null;
+        try (EtlReader r = EtlReader.open(file)) {
+            assertEquals(stats.eventsLost(), r.header().eventsLost() & 0xFFFFFFFFL, "the header's EventsLost");
+            for (EtlRecord rec = r.next(); rec != null; rec = r.next()) {
+                SessionNotice n = SessionNotice.decode(rec);
+                if (n != null && n.text().startsWith("kernel events lost on CPU")) {
+                    gapNotes++;
+                } else if (n != null && n.isProblem()) {
+                    problem = n.text();
+                }
+            }
+            assertTrue(r.problems().isEmpty(), r.problems().toString());
+        }
+        assertTrue(gapNotes > 0, "each gap is noted where it happened");
+        assertEquals(stats.kernelEventsLost() + " kernel events were lost: overwritten in tracefs's ring buffers before the"
+                + " collector read them; thread states near the gaps are uncertain", problem);
+        System.out.println("overrun: " + stats.kernelLine() + "; " + gapNotes + " gap notes");
+    }
+
+    /** Two threads hand a token to each other with park/unpark for {@code millis}: many context switches. */
+    static void pingPong(long millis) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicReference<Thread> turn = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread[] t = new Thread[2];
+        long end = System.nanoTime() + millis * 1_000_000L;
+        for (int i = 0; i < 2; i++) {
+            int me = i;
+            t[i] = new Thread(() -> {
+                while (System.nanoTime() < end) {
+                    while (turn.get() != Thread.currentThread() && System.nanoTime() < end) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+                    }
+                    turn.set(t[1 - me]);
+                    java.util.concurrent.locks.LockSupport.unpark(t[1 - me]);
+                }
+            }, "ping-pong-" + i);
+        }
+        turn.set(t[0]);
+        t[0].start();
+        t[1].start();
+        t[0].join();
+        t[1].join();
+    }
+
     /** True while tracefs holds an instance named after this JVM. */
     static boolean leftInTracefs() {
         String[] names = tracefsInstances();

@@ -65,6 +65,9 @@ final class TracefsSession {
     private long pollerCpuNanos = -1;
     /** Test seam: runs once everything is made and tracing is on (a test throws from it to fail a start there). */
     static volatile Runnable afterTracingOn;
+    /** Test seam: the pollers' interval and the scheduler ring per CPU (KiB) instead of the defaults, when positive. */
+    static volatile long testPollMillis;
+    static volatile int testSchedKb;
 
     TracefsSession(File root, KernelFlagPlan plan, int pid, EvidenceTranslator translator) {
         this.root = root;
@@ -100,7 +103,7 @@ final class TracefsSession {
         int cpus = CpuList.possible();
         if (plan.needsSched()) {
             sched = TraceInstance.create(root, new InstanceName(pid, startTime, session, "sched").toString());
-            configure(sched, perCpuKb(SCHED_BUDGET_KB, cpus, 512, 2048));
+            configure(sched, testSchedKb > 0 ? testSchedKb : perCpuKb(SCHED_BUDGET_KB, cpus, 512, 2048));
             sched.setOption("event-fork", true);
             List<String[]> events = new ArrayList<String[]>();
             for (String[] e : TracepointDecoder.SCHED_EVENTS) {
@@ -134,7 +137,7 @@ final class TracefsSession {
                         public void run() {
                             translator.applyHandedOver();
                         }
-                    }), POLL_MILLIS, "jetw-kernel-sched");
+                    }), pollMillis(), "jetw-kernel-sched");
         }
         if (plan.needsBlock()) {
             boolean ioStart = hasIoStart(root);
@@ -168,7 +171,7 @@ final class TracefsSession {
                     public void passDone(long watermark) {
                         // The block matcher orders its events itself (it holds them for a second).
                     }
-                }, POLL_MILLIS, "jetw-kernel-blk");
+                }, pollMillis(), "jetw-kernel-blk");
             }
         }
         // The pollers first: their threads must not be in the pid list.
@@ -205,6 +208,10 @@ final class TracefsSession {
             listed.addAll(now);
             translator.alsoFollow(now);
         }
+    }
+
+    private static long pollMillis() {
+        return testPollMillis > 0 ? testPollMillis : POLL_MILLIS;
     }
 
     private boolean wanted(String event) {

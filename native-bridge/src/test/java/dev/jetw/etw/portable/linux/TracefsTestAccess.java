@@ -28,4 +28,10 @@ public final class TracefsTestAccess {
             }
         };
     }
+
+    /** A poller that reads every {@code millis} into scheduler rings of {@code kbPerCpu} KiB (0, 0: the defaults). */
+    public static void slowPoller(long millis, int kbPerCpu) {
+        TracefsSession.testPollMillis = millis;
+        TracefsSession.testSchedKb = kbPerCpu;
+    }
 }
