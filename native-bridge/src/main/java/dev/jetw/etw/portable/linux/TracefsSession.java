@@ -33,8 +33,12 @@ final class TracefsSession {
     static final long POLL_MILLIS = 100;
     /** Sub-buffer (page) size when the kernel lets it be set (6.8+): ~10x fewer read(2) calls, half the poller's CPU. */
     static final int SUBBUF_KB = 64;
-    /** Ring memory for the scheduler events, shared by the CPUs, within [512 KiB, 2 MiB] per CPU. */
+    /**
+     * Ring memory for the scheduler events, shared by the CPUs, within [512 KiB, 4 MiB] per CPU: 4 MiB holds
+     * 170-250 ms of the worst case measured (a park/unpark ping-pong, ~600 k events/s), over two poll intervals.
+     */
     static final int SCHED_BUDGET_KB = 64 * 1024;
+    static final int SCHED_MAX_KB_PER_CPU = 4 * 1024;
     static final int BLOCK_BUDGET_KB = 8 * 1024;
 
     /** What was lost and left, read at stop. */
@@ -103,7 +107,8 @@ final class TracefsSession {
         int cpus = CpuList.possible();
         if (plan.needsSched()) {
             sched = TraceInstance.create(root, new InstanceName(pid, startTime, session, "sched").toString());
-            configure(sched, testSchedKb > 0 ? testSchedKb : perCpuKb(SCHED_BUDGET_KB, cpus, 512, 2048));
+            int schedKb = testSchedKb > 0 ? testSchedKb : perCpuKb(SCHED_BUDGET_KB, cpus, 512, SCHED_MAX_KB_PER_CPU);
+            configure(sched, schedKb);
             sched.setOption("event-fork", true);
             List<String[]> events = new ArrayList<String[]>();
             for (String[] e : TracepointDecoder.SCHED_EVENTS) {
@@ -137,7 +142,7 @@ final class TracefsSession {
                         public void run() {
                             translator.applyHandedOver();
                         }
-                    }), pollMillis(), "jetw-kernel-sched");
+                    }), pollMillis(), schedKb * 1024L, "jetw-kernel-sched");
         }
         if (plan.needsBlock()) {
             boolean ioStart = hasIoStart(root);
@@ -152,7 +157,8 @@ final class TracefsSession {
             }
             if (offered) {
                 blk = TraceInstance.create(root, new InstanceName(pid, startTime, session, "blk").toString());
-                configure(blk, perCpuKb(BLOCK_BUDGET_KB, cpus, 256, 512));
+                final int blkKb = perCpuKb(BLOCK_BUDGET_KB, cpus, 256, 512);
+                configure(blk, blkKb);
                 for (String[] e : events) {
                     blk.enableEvent(e[0], e[1], true);
                 }
@@ -171,7 +177,7 @@ final class TracefsSession {
                     public void passDone(long watermark) {
                         // The block matcher orders its events itself (it holds them for a second).
                     }
-                }, pollMillis(), "jetw-kernel-blk");
+                }, pollMillis(), blkKb * 1024L, "jetw-kernel-blk");
             }
         }
         // The pollers first: their threads must not be in the pid list.
