@@ -233,6 +233,41 @@ class KernelWhyIT {
                 "jetw's events are there");
     }
 
+    /** Run as another user than root, the collector cannot use tracefs: the one line says so and how to grant it. */
+    @Test
+    void asAnotherUserTheLineSaysTracefsIsRootOnly() throws Exception {
+        KernelTests.require("KernelWhyIT.asAnotherUserTheLineSaysTracefsIsRootOnly");
+        Path setpriv = Paths.get("/usr/bin/setpriv");
+        if (!Files.isExecutable(setpriv)) {
+            System.out.println("jetw kernel test: KernelWhyIT.asAnotherUserTheLineSaysTracefsIsRootOnly: no setpriv"
+                    + " to run the child as another user");
+            Assumptions.assumeTrue(false, "no /usr/bin/setpriv to run the child as another user");
+        }
+        Path dir = temp.resolve("nobody");
+        Files.createDirectories(dir);
+        Files.setPosixFilePermissions(temp, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path etl = dir.resolve("nobody.etl");
+        String options = "include=" + APP + ",exclude=" + APP + "#main;" + APP + "#contend;" + APP + "#crowd;" + APP
+                + "#crowdRequest;" + APP + "#spinRequest,backend=portable,kernel=process,thread,cswitch,disk_io,file=" + etl;
+        List<String> command = new ArrayList<>(List.of(setpriv.toString(), "--reuid=65534", "--regid=65534",
+                "--clear-groups", ChildJvm.java().toString(), "-Djetw.lib.dir=" + dir.resolve("lib"),
+                "-javaagent:" + ChildJvm.agentJar() + "=" + options, "-cp"));
+        command.add(String.join(java.io.File.pathSeparator, ChildJvm.appClassPath().stream().map(Path::toString)
+                .toArray(String[]::new)));
+        command.add(APP);
+        command.add(dir.toString());
+        ChildJvm.Result r = ChildJvm.run(command);
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stderr().contains("kernel=process+thread+cswitch+disk_io: no kernel events: tracefs is root-only"
+                + " (mode 700) and this JVM runs as uid 65534: run it as root (sudo)"), r.toString());
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        EtlTool.run(new String[] {"summary", etl.toString()}, new PrintStream(o, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertTrue(o.toString(StandardCharsets.UTF_8).contains("session: kernel=process+thread+cswitch+disk_io: no kernel"
+                + " events: tracefs is root-only"), o.toString(StandardCharsets.UTF_8));
+    }
+
     /** A folder on a real disk (not tmpfs) for the fsync: the temp folder, or one under target/. */
     private Path realDiskFolder() throws Exception {
         FileStore store = Files.getFileStore(temp);
