@@ -61,16 +61,7 @@ public final class KernelWhyApp {
     }
 
     static void contend() throws InterruptedException {
-        Thread contender = new Thread(KernelWhyApp::lockRequest, "jetw-kernel-contender");
-        synchronized (MONITOR) {
-            contender.start();
-            while (contender.getState() != Thread.State.BLOCKED) {
-                Thread.yield();
-            }
-            Thread.sleep(300);
-        }
-        contender.join();
-        System.out.println("tid jetw-kernel-contender " + contender.getId());
+        Contention.holdWhileBlocked(MONITOR, new Thread(KernelWhyApp::lockRequest, "jetw-kernel-contender"), 300);
     }
 
     static void lockRequest() {

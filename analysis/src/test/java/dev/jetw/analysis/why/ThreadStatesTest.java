@@ -14,11 +14,17 @@ class ThreadStatesTest {
     private static final int USER_REQUEST = 6;
     private static final int WR_PREEMPTED = 32;
 
-    @Test
-    void waitReadyRun() {
+    /** A call from 100 to 200 whose thread, on a CPU since 90, goes to sleep at 110. */
+    private static ThreadStates sleepingFrom110() {
         ThreadStates s = new ThreadStates(100, 200);
         s.switchedIn(90, 0);
         s.switchedOut(110, 1, WAITING, USER_REQUEST);
+        return s;
+    }
+
+    @Test
+    void waitReadyRun() {
+        ThreadStates s = sleepingFrom110();
         s.readied(160, 2);
         s.switchedIn(170, 3);
         s.switchedOut(180, 4, READY, WR_PREEMPTED);
@@ -33,9 +39,7 @@ class ThreadStatesTest {
     /** Readied, then switched out with no switch in between: it ran since it was readied (the switch in was dropped). */
     @Test
     void aSwitchOutWhileOnlyReadyMeansItRan() {
-        ThreadStates s = new ThreadStates(100, 200);
-        s.switchedIn(90, 0);
-        s.switchedOut(110, 1, WAITING, USER_REQUEST);
+        ThreadStates s = sleepingFrom110();
         s.readied(150, 2);
         s.switchedOut(170, 3, WAITING, USER_REQUEST); // no switch in recorded since the wake-up
         s.readied(180, 4);

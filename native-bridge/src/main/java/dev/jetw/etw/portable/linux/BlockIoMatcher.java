@@ -95,23 +95,7 @@ final class BlockIoMatcher {
         void diskIo(DiskIo io);
     }
 
-    private static final class Start {
-        final long ts;
-        final int tid;
-        final int bytes;
-        final String rwbs;
-        final long id;
-
-        Start(long ts, int tid, int bytes, String rwbs, long id) {
-            this.ts = ts;
-            this.tid = tid;
-            this.bytes = bytes;
-            this.rwbs = rwbs;
-            this.id = id;
-        }
-    }
-
-    /** A block event held until every CPU has surely been read past it. */
+    /** A block event held until every CPU has surely been read past it; a start then waits for its completion. */
     private static final class Held {
         final int cpu;
         final long ts;
@@ -122,6 +106,8 @@ final class BlockIoMatcher {
         final int nrSector;
         final String rwbs;
         final int error;
+        /** A start's request number, once processed. */
+        long id;
 
         Held(int cpu, long ts, TracepointSink.BlockPhase phase, int tid, int dev, long sector, int nrSector, String rwbs,
              int error) {
@@ -137,7 +123,7 @@ final class BlockIoMatcher {
         }
     }
 
-    private final Map<Long, ArrayDeque<Start>> pending = new HashMap<Long, ArrayDeque<Start>>();
+    private final Map<Long, ArrayDeque<Held>> pending = new HashMap<Long, ArrayDeque<Held>>();
     /**
      * Events wait here, in time order, until they are {@code windowNanos} older than the newest event seen: the
      * CPUs' buffers are read one after the other, so a start logged on one CPU can be decoded after the
@@ -220,24 +206,23 @@ final class BlockIoMatcher {
                 return; // blk-flush's own request / passthrough
             }
             long k = key(h.dev, h.sector, isFlush(h.rwbs, h.nrSector));
-            ArrayDeque<Start> q = pending.get(k);
+            ArrayDeque<Held> q = pending.get(k);
             if (q == null) {
-                q = new ArrayDeque<Start>(2);
+                q = new ArrayDeque<Held>(2);
                 pending.put(k, q);
             }
-            boolean flush = isFlush(h.rwbs, h.nrSector);
-            Start s = new Start(h.ts, h.tid, h.nrSector == 0 ? 0 : h.nrSector * 512, h.rwbs, nextId++);
-            q.add(s);
+            h.id = nextId++;
+            q.add(h);
             started++;
-            sink.started(h.cpu, h.ts, h.tid, h.rwbs, flush, s.id);
+            sink.started(h.cpu, h.ts, h.tid, h.rwbs, isFlush(h.rwbs, h.nrSector), h.id);
             return;
         }
         if (h.rwbs.startsWith("FF") || h.sector == -1L) {
             return;
         }
         long k = key(h.dev, h.sector, h.nrSector == 0 && h.sector == 0);
-        ArrayDeque<Start> q = pending.get(k);
-        Start s = q == null ? null : q.poll();
+        ArrayDeque<Held> q = pending.get(k);
+        Held s = q == null ? null : q.poll();
         if (s == null) {
             unmatchedCompletions++; // started before the session (or, with block_bio_queue, a merged bio)
             return;
@@ -246,14 +231,14 @@ final class BlockIoMatcher {
             pending.remove(k);
         }
         // The completion's size is the request's final one: bios merged into it after io_start made it grow.
-        int bytes = h.nrSector > 0 ? h.nrSector * 512 : s.bytes;
+        int bytes = (h.nrSector > 0 ? h.nrSector : s.nrSector) * 512;
         sink.diskIo(new DiskIo(h.dev, h.sector, bytes, s.rwbs, s.tid, s.ts, h.ts, h.cpu, h.error, s.id));
     }
 
     /** Requests started and not completed (at stop: still in flight, or their completion was lost). */
     synchronized int inFlight() {
         int n = 0;
-        for (ArrayDeque<Start> q : pending.values()) {
+        for (ArrayDeque<Held> q : pending.values()) {
             n += q.size();
         }
         return n;
@@ -261,9 +246,9 @@ final class BlockIoMatcher {
 
     /** Drops the starts before {@code beforeTs} still waiting for a completion (lost, or in flight for ever). */
     private void expire(long beforeTs) {
-        Iterator<ArrayDeque<Start>> it = pending.values().iterator();
+        Iterator<ArrayDeque<Held>> it = pending.values().iterator();
         while (it.hasNext()) {
-            ArrayDeque<Start> q = it.next();
+            ArrayDeque<Held> q = it.next();
             while (!q.isEmpty() && q.peek().ts < beforeTs) {
                 q.poll();
                 expiredStarts++;

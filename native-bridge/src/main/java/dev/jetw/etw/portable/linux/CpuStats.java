@@ -2,8 +2,6 @@ package dev.jetw.etw.portable.linux;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 
 /**
  * per_cpu/cpuN/stats of an instance:
@@ -20,69 +18,47 @@ import java.nio.file.Files;
  */
 final class CpuStats {
 
-    public final long entries;
-    public final long overrun;
-    public final long commitOverrun;
-    public final long bytes;
-    public final long dropped;
-    public final long read;
+    long entries;
+    long overrun;
+    long commitOverrun;
+    long bytes;
+    long dropped;
+    long read;
 
-    CpuStats(long entries, long overrun, long commitOverrun, long bytes, long dropped, long read) {
-        this.entries = entries;
-        this.overrun = overrun;
-        this.commitOverrun = commitOverrun;
-        this.bytes = bytes;
-        this.dropped = dropped;
-        this.read = read;
+    private CpuStats() {
     }
 
     /** Events lost on this CPU so far, whichever way. */
-    public long lost() {
+    long lost() {
         return overrun + commitOverrun + dropped;
     }
 
-    public static CpuStats read(TraceInstance t, int cpu) throws IOException {
+    static CpuStats read(TraceInstance t, int cpu) throws IOException {
         return parse(TextFiles.read(new File(t.dir(), "per_cpu/cpu" + cpu + "/stats")));
     }
 
-    public static CpuStats parse(String text) {
-        long entries = 0;
-        long overrun = 0;
-        long commitOverrun = 0;
-        long bytes = 0;
-        long dropped = 0;
-        long read = 0;
+    /** The counters of a stats file; lines it does not know (time stamps, future counters) are skipped. */
+    static CpuStats parse(String text) {
+        CpuStats s = new CpuStats();
         for (String line : text.split("\n")) {
             int c = line.indexOf(':');
-            if (c < 0) {
-                continue;
-            }
-            String k = line.substring(0, c).trim();
-            String v = line.substring(c + 1).trim();
-            if (v.isEmpty() || v.indexOf('.') >= 0) {
-                continue;
-            }
             long n;
             try {
-                n = Long.parseLong(v);
+                n = c < 0 ? -1 : Long.parseLong(line.substring(c + 1).trim());
             } catch (NumberFormatException e) {
-                continue;
+                continue; // "oldest event ts:  4895.053975" and the like
             }
-            if (k.equals("entries")) {
-                entries = n;
-            } else if (k.equals("overrun")) {
-                overrun = n;
-            } else if (k.equals("commit overrun")) {
-                commitOverrun = n;
-            } else if (k.equals("bytes")) {
-                bytes = n;
-            } else if (k.equals("dropped events")) {
-                dropped = n;
-            } else if (k.equals("read events")) {
-                read = n;
+            switch (line.substring(0, Math.max(c, 0)).trim()) {
+                case "entries": s.entries = n; break;
+                case "overrun": s.overrun = n; break;
+                case "commit overrun": s.commitOverrun = n; break;
+                case "bytes": s.bytes = n; break;
+                case "dropped events": s.dropped = n; break;
+                case "read events": s.read = n; break;
+                default: break;
             }
         }
-        return new CpuStats(entries, overrun, commitOverrun, bytes, dropped, read);
+        return s;
     }
 
     @Override

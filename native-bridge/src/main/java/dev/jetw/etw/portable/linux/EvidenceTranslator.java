@@ -88,34 +88,27 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
      * The threads of the traced process alive when tracing began: followed from now on, with Process/DCStart
      * and Thread/DCStart at {@code nanoTime}. Applied on the scheduler poller's thread before its next records.
      */
-    void rundown(final List<Integer> tids, final long nanoTime, final int parentPid, final String image,
-                 final String commandLine) {
-        pending.add(new Runnable() {
-            @Override
-            public void run() {
-                if (plan.process) {
-                    byte[] p = KernelPayloads.process(pid, parentPid, 0, image, commandLine);
-                    write(0, nanoTime, false, KernelPayloads.PROCESS_VERSION, KernelPayloads.GROUP_PROCESS,
-                            KernelPayloads.DC_START, 0, pid, ByteBuffer.wrap(p), p.length);
-                }
-                for (int tid : tids) {
-                    follow(tid, pid, false);
-                    if (plan.thread) {
-                        threadRecord(KernelPayloads.DC_START, 0, nanoTime, tid, pid, tid);
-                    }
+    void rundown(List<Integer> tids, long nanoTime, int parentPid, String image, String commandLine) {
+        pending.add(() -> {
+            if (plan.process) {
+                byte[] p = KernelPayloads.process(pid, parentPid, 0, image, commandLine);
+                write(0, nanoTime, false, KernelPayloads.PROCESS_VERSION, KernelPayloads.GROUP_PROCESS,
+                        KernelPayloads.DC_START, 0, pid, ByteBuffer.wrap(p), p.length);
+            }
+            for (int tid : tids) {
+                follow(tid, pid, false);
+                if (plan.thread) {
+                    threadRecord(KernelPayloads.DC_START, 0, nanoTime, tid, pid, tid);
                 }
             }
         });
     }
 
     /** More threads found after tracing began (the start-up race): followed, without a record of their own. */
-    void alsoFollow(final List<Integer> tids) {
-        pending.add(new Runnable() {
-            @Override
-            public void run() {
-                for (int tid : tids) {
-                    follow(tid, pid, false);
-                }
+    void alsoFollow(List<Integer> tids) {
+        pending.add(() -> {
+            for (int tid : tids) {
+                follow(tid, pid, false);
             }
         });
     }

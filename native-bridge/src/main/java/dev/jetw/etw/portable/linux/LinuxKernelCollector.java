@@ -40,12 +40,7 @@ public final class LinuxKernelCollector {
         this.sink = sink;
         this.translator = translator;
         this.tracefs = tracefs;
-        this.hook = new Thread(new Runnable() {
-            @Override
-            public void run() {
-                stop();
-            }
-        }, "jetw-kernel-cleanup");
+        this.hook = new Thread(this::stop, "jetw-kernel-cleanup");
     }
 
     /** True on Linux, the only host with tracefs. */

@@ -88,16 +88,13 @@ final class PagePoller {
                     StandardOpenOption.READ));
         }
         final CountDownLatch started = new CountDownLatch(1);
-        thread = new Thread(new Runnable() {
-            @Override
-            public void run() {
-                tid = dev.jetw.etw.OsThreadId.current();
-                started.countDown();
-                try {
-                    loop();
-                } catch (Throwable e) {
-                    failure = e;
-                }
+        thread = new Thread(() -> {
+            tid = dev.jetw.etw.OsThreadId.current();
+            started.countDown();
+            try {
+                loop();
+            } catch (Throwable e) {
+                failure = e;
             }
         }, threadName);
         thread.setDaemon(true);

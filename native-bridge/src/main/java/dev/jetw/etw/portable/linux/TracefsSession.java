@@ -137,12 +137,7 @@ final class TracefsSession {
             schedDecoder.learn(sched.dir(), events.toArray(new String[0][]));
             translator.prevState(schedDecoder.prevState());
             schedPoller = new PagePoller(sched, hp.pageSize(), new TimeOrderedPages(hp.pageSize(), schedPages,
-                    schedDecoder, new Runnable() {
-                        @Override
-                        public void run() {
-                            translator.applyHandedOver();
-                        }
-                    }), pollMillis(), schedKb * 1024L, "jetw-kernel-sched");
+                    schedDecoder, translator::applyHandedOver), pollMillis(), schedKb * 1024L, "jetw-kernel-sched");
         }
         if (plan.needsBlock()) {
             boolean ioStart = hasIoStart(root);

@@ -88,92 +88,74 @@ final class TracepointDecoder implements PageDecoder.RecordVisitor {
     private Handler handler(EventFormat f) {
         String n = f.name;
         if (n.equals("sched_switch")) {
-            final EventFormat.Field prevPid = f.field("prev_pid");
-            final EventFormat.Field prevPrio = f.field("prev_prio");
-            final EventFormat.Field prevStateF = f.field("prev_state");
-            final EventFormat.Field nextPid = f.field("next_pid");
-            final EventFormat.Field nextPrio = f.field("next_prio");
-            return new Handler() {
-                @Override
-                public void handle(int cpu, long ts, ByteBuffer b, int r) {
-                    sink.contextSwitch(cpu, ts, (int) EventFormat.integer(b, r, prevPid),
-                            (int) EventFormat.integer(b, r, prevPrio), EventFormat.integer(b, r, prevStateF),
-                            (int) EventFormat.integer(b, r, nextPid), (int) EventFormat.integer(b, r, nextPrio));
-                }
+            EventFormat.Field prevPid = f.field("prev_pid");
+            EventFormat.Field prevPrio = f.field("prev_prio");
+            EventFormat.Field prevStateF = f.field("prev_state");
+            EventFormat.Field nextPid = f.field("next_pid");
+            EventFormat.Field nextPrio = f.field("next_prio");
+            return (cpu, ts, b, r) -> {
+                sink.contextSwitch(cpu, ts, (int) EventFormat.integer(b, r, prevPid),
+                        (int) EventFormat.integer(b, r, prevPrio), EventFormat.integer(b, r, prevStateF),
+                        (int) EventFormat.integer(b, r, nextPid), (int) EventFormat.integer(b, r, nextPrio));
             };
         }
         if (n.equals("sched_waking") || n.equals("sched_wakeup") || n.equals("sched_wakeup_new")) {
-            final TracepointSink.WakeKind kind = n.equals("sched_waking") ? TracepointSink.WakeKind.WAKING
+            TracepointSink.WakeKind kind = n.equals("sched_waking") ? TracepointSink.WakeKind.WAKING
                     : n.equals("sched_wakeup") ? TracepointSink.WakeKind.WAKEUP : TracepointSink.WakeKind.WAKEUP_NEW;
-            final EventFormat.Field pid = f.field("pid");
-            final EventFormat.Field prio = f.field("prio");
-            final EventFormat.Field target = f.field("target_cpu");
-            return new Handler() {
-                @Override
-                public void handle(int cpu, long ts, ByteBuffer b, int r) {
-                    sink.wakeup(cpu, ts, kind, current(b, r), (int) EventFormat.integer(b, r, pid),
-                            (int) EventFormat.integer(b, r, prio), (int) EventFormat.integer(b, r, target),
-                            (int) EventFormat.integer(b, r, commonFlags));
-                }
+            EventFormat.Field pid = f.field("pid");
+            EventFormat.Field prio = f.field("prio");
+            EventFormat.Field target = f.field("target_cpu");
+            return (cpu, ts, b, r) -> {
+                sink.wakeup(cpu, ts, kind, current(b, r), (int) EventFormat.integer(b, r, pid),
+                        (int) EventFormat.integer(b, r, prio), (int) EventFormat.integer(b, r, target),
+                        (int) EventFormat.integer(b, r, commonFlags));
             };
         }
         if (n.equals("task_newtask")) {
-            final EventFormat.Field pid = f.field("pid");
-            final EventFormat.Field comm = f.field("comm");
-            final EventFormat.Field flags = f.field("clone_flags");
-            return new Handler() {
-                @Override
-                public void handle(int cpu, long ts, ByteBuffer b, int r) {
-                    sink.taskNew(cpu, ts, current(b, r), (int) EventFormat.integer(b, r, pid),
-                            EventFormat.chars(b, r, comm), EventFormat.integer(b, r, flags));
-                }
+            EventFormat.Field pid = f.field("pid");
+            EventFormat.Field comm = f.field("comm");
+            EventFormat.Field flags = f.field("clone_flags");
+            return (cpu, ts, b, r) -> {
+                sink.taskNew(cpu, ts, current(b, r), (int) EventFormat.integer(b, r, pid),
+                        EventFormat.chars(b, r, comm), EventFormat.integer(b, r, flags));
             };
         }
         if (n.equals("sched_process_exit")) {
-            final EventFormat.Field pid = f.field("pid");
-            final EventFormat.Field comm = f.field("comm");
-            final EventFormat.Field groupDead = f.fields.get("group_dead"); // 6.x; absent before
-            return new Handler() {
-                @Override
-                public void handle(int cpu, long ts, ByteBuffer b, int r) {
-                    sink.taskExit(cpu, ts, (int) EventFormat.integer(b, r, pid), EventFormat.chars(b, r, comm),
-                            groupDead != null && EventFormat.integer(b, r, groupDead) != 0);
-                }
+            EventFormat.Field pid = f.field("pid");
+            EventFormat.Field comm = f.field("comm");
+            EventFormat.Field groupDead = f.fields.get("group_dead"); // 6.x; absent before
+            return (cpu, ts, b, r) -> {
+                sink.taskExit(cpu, ts, (int) EventFormat.integer(b, r, pid), EventFormat.chars(b, r, comm),
+                        groupDead != null && EventFormat.integer(b, r, groupDead) != 0);
             };
         }
         if (n.equals("task_rename")) {
-            final EventFormat.Field pid = f.fields.get("pid"); // 6.18 still has it; newer kernels may drop it
-            final EventFormat.Field oldComm = f.field("oldcomm");
-            final EventFormat.Field newComm = f.field("newcomm");
-            return new Handler() {
-                @Override
-                public void handle(int cpu, long ts, ByteBuffer b, int r) {
-                    int tid = pid != null ? (int) EventFormat.integer(b, r, pid) : current(b, r);
-                    sink.taskRename(cpu, ts, tid, EventFormat.chars(b, r, oldComm), EventFormat.chars(b, r, newComm));
-                }
+            EventFormat.Field pid = f.fields.get("pid"); // 6.18 still has it; newer kernels may drop it
+            EventFormat.Field oldComm = f.field("oldcomm");
+            EventFormat.Field newComm = f.field("newcomm");
+            return (cpu, ts, b, r) -> {
+                int tid = pid != null ? (int) EventFormat.integer(b, r, pid) : current(b, r);
+                sink.taskRename(cpu, ts, tid, EventFormat.chars(b, r, oldComm), EventFormat.chars(b, r, newComm));
             };
         }
-        final TracepointSink.BlockPhase phase = n.equals("block_bio_queue") ? TracepointSink.BlockPhase.BIO_QUEUE
+        TracepointSink.BlockPhase phase = n.equals("block_bio_queue") ? TracepointSink.BlockPhase.BIO_QUEUE
                 : n.equals("block_rq_complete") ? TracepointSink.BlockPhase.RQ_COMPLETE
                 : n.equals("block_io_start") ? TracepointSink.BlockPhase.IO_START : null;
         if (phase == null) {
             return null;
         }
-        final EventFormat.Field dev = f.field("dev");
-        final EventFormat.Field sector = f.field("sector");
-        final EventFormat.Field nr = f.field("nr_sector");
-        final EventFormat.Field bytes = f.fields.get("bytes");
-        final EventFormat.Field error = f.fields.get("error");
-        final EventFormat.Field rwbs = f.field("rwbs");
-        return new Handler() {
-            @Override
-            public void handle(int cpu, long ts, ByteBuffer b, int r) {
-                int nrSector = (int) EventFormat.integer(b, r, nr);
-                sink.block(cpu, ts, phase, current(b, r), (int) EventFormat.integer(b, r, dev),
-                        EventFormat.integer(b, r, sector), nrSector,
-                        bytes != null ? (int) EventFormat.integer(b, r, bytes) : nrSector * 512,
-                        EventFormat.chars(b, r, rwbs), error != null ? (int) EventFormat.integer(b, r, error) : 0);
-            }
+        EventFormat.Field dev = f.field("dev");
+        EventFormat.Field sector = f.field("sector");
+        EventFormat.Field nr = f.field("nr_sector");
+        EventFormat.Field bytes = f.fields.get("bytes");
+        EventFormat.Field error = f.fields.get("error");
+        EventFormat.Field rwbs = f.field("rwbs");
+        return (cpu, ts, b, r) -> {
+            int nrSector = (int) EventFormat.integer(b, r, nr);
+            sink.block(cpu, ts, phase, current(b, r), (int) EventFormat.integer(b, r, dev),
+                    EventFormat.integer(b, r, sector), nrSector,
+                    bytes != null ? (int) EventFormat.integer(b, r, bytes) : nrSector * 512,
+                    EventFormat.chars(b, r, rwbs), error != null ? (int) EventFormat.integer(b, r, error) : 0);
         };
     }
 }
