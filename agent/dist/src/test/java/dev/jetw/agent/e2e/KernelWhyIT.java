@@ -103,7 +103,8 @@ class KernelWhyIT {
             crowdReady += c.pct("ready") / crowd.size();
         }
         System.out.println("KernelWhyIT measured: " + String.join("; ", figures) + String.format(Locale.ROOT,
-                "; crowdRequest ready on average %.1f%% over %d calls", crowdReady, crowd.size()));
+                "; crowdRequest ready on average %.1f%% over %d calls; fsyncRequest disk I/O %s ms, %s", crowdReady,
+                crowd.size(), fsync.ms().get("disk I/O issued by the thread"), fsync.detail().get("disk I/O issued by the thread")));
         assertTrue(sleep.pct("waiting") >= 70, sleep.figures() + "\n" + out);
         assertTrue(lock.pct("waiting") >= 60, lock.figures() + "\n" + out);
         assertEquals(4 * Runtime.getRuntime().availableProcessors(), crowd.size(), out);
@@ -141,16 +142,17 @@ class KernelWhyIT {
     }
 
     /**
-     * why's on-CPU time of {@code c} equals the CPU time its thread's own clock measured, within 5 % of the wall
-     * time and 3 ms (what the tolerance for switches in the kernel did not record may add); returns that
-     * measured share of the wall time, in %.
+     * why's on-CPU time of {@code c} equals the CPU time its thread's own clock measured, within 10 % of the wall
+     * time and 3 ms: a switch in the kernel did not record (docs/linux-kernel-events.md) costs up to the time to the
+     * next switch out (counted as on CPU since the wake-up or preemption) or to the call's end (counted as ready:
+     * 23 ms of a 400 ms spin in one run); returns that measured share of the wall time, in %.
      */
     private static double assertOnCpuMatches(Call c, Double measuredMs, String out) {
         assertNotNull(measuredMs, "the app's CPU time of " + c.method() + " on " + c.thread());
         double onCpu = c.sum("on CPU");
         System.out.printf(Locale.ROOT, "KernelWhyIT %s on %s: on CPU %.1f ms by the kernel's switches, %.1f ms by the"
                 + " thread's CPU clock, wall %.1f ms%n", c.method(), c.thread(), onCpu, measuredMs, c.wall());
-        assertEquals(measuredMs, onCpu, 0.05 * c.wall() + 3, c.figures() + "\n" + out);
+        assertEquals(measuredMs, onCpu, 0.10 * c.wall() + 3, c.figures() + "\n" + out);
         return 100 * measuredMs / c.wall();
     }
 
