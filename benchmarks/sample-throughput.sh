@@ -7,7 +7,9 @@
 # docs/jvm-events.md) against the agent with jvm=none, both tracing every sample method.
 # COMPARE=preset compares no agent against preset=always-on (the in-memory ring, dumped at exit)
 # tracing every sample method. COMPARE=propagate compares the agent with cross-thread links off
-# (propagate=false) and on (the default), both tracing every sample method. Every agent run writes a file of its own (jetw refuses to overwrite one).
+# (propagate=false) and on (the default), both tracing every sample method. COMPARE=kernel compares the agent
+# without and with kernel=process,thread,cswitch,disk_io (Linux, as root: docs/linux-kernel-events.md), both
+# tracing every sample method, and prints each kernel run's collector line. Every agent run writes a file of its own (jetw refuses to overwrite one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${REPS:-5}
@@ -20,18 +22,27 @@ none=(); agent=()
 BASE_NAME="no agent"; NEW_NAME="with agent"
 if [ "${COMPARE:-}" = jvm ]; then BASE_NAME="jvm=none"; NEW_NAME="jvm=default"; fi
 if [ "${COMPARE:-}" = propagate ]; then BASE_NAME="propagate=false"; NEW_NAME="propagate=true"; fi
+if [ "${COMPARE:-}" = kernel ]; then BASE_NAME="agent"; NEW_NAME="agent + kernel=process,thread,cswitch,disk_io"; fi
 NEW_OPTIONS=include=dev.jetw.samples.**,backend=portable
 if [ "${COMPARE:-}" = preset ]; then NEW_NAME="preset=always-on"; NEW_OPTIONS="$NEW_OPTIONS,preset=always-on"; fi
+if [ "${COMPARE:-}" = kernel ]; then NEW_OPTIONS="$NEW_OPTIONS,kernel=process,thread,cswitch,disk_io"; fi
+KERNEL_LINES=$(mktemp)
 for i in $(seq 1 "$REPS"); do
   if [ "${COMPARE:-}" = propagate ]; then
     none+=("$(java -javaagent:"$AGENT"=include=dev.jetw.samples.**,propagate=false,backend=portable,file="$ETL_DIR/base-$i.etl" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")
+  elif [ "${COMPARE:-}" = kernel ]; then
+    none+=("$(java -javaagent:"$AGENT"=include=dev.jetw.samples.**,backend=portable,file="$ETL_DIR/base-$i.etl" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")
   elif [ "${COMPARE:-}" = jvm ]; then
     none+=("$(java -javaagent:"$AGENT"=include=dev.jetw.samples.**,jvm=none,backend=portable,file="$ETL_DIR/base-$i.etl" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")
   else
     none+=("$(java -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | rate)")
   fi
-  agent+=("$(java -javaagent:"$AGENT"="$NEW_OPTIONS",file="$ETL_DIR/agent-$i.etl" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | tee /dev/stderr | rate)")
+  agent+=("$(java -javaagent:"$AGENT"="$NEW_OPTIONS",file="$ETL_DIR/agent-$i.etl" -jar "$SAMPLE" --orders "$ORDERS" 2>&1 | tee /dev/stderr | tee -a "$KERNEL_LINES" | rate)")
 done
+if [ "${COMPARE:-}" = kernel ]; then
+  echo "kernel collector, per run:"; grep -o 'kernel events: .*))' "$KERNEL_LINES" | sed 's/^/  /' || echo "  (no kernel line: not Linux, or not root)"
+fi
+rm -f "$KERNEL_LINES"
 rm -rf "$ETL_DIR"
 stats() { printf '%s\n' "$@" | awk '{s+=$1; q+=$1*$1; n++} END {m=s/n; sd=sqrt((q-n*m*m)/(n-1)); printf "%.1f ± %.1f (sd, n=%d)", m, sd, n}'; }
 echo "$BASE_NAME orders/s: ${none[*]}  -> $(stats "${none[@]}")"

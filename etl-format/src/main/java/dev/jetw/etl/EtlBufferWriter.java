@@ -19,6 +19,16 @@ public final class EtlBufferWriter {
      */
     public static void seal(ByteBuffer buf, int used, long timeStamp, long sequenceNumber, int loggerId,
                             int bufferType, int bufferFlag) {
+        seal(buf, used, timeStamp, sequenceNumber, loggerId, 0, bufferType, bufferFlag);
+    }
+
+    /**
+     * As {@link #seal(ByteBuffer, int, long, long, int, int, int)} for the stream of CPU
+     * {@code processorIndex} (ClientContext.ProcessorIndex, below the header's NumberOfProcessors):
+     * a kernel record's processor is the one of its buffer (a CSwitch happened on that CPU).
+     */
+    public static void seal(ByteBuffer buf, int used, long timeStamp, long sequenceNumber, int loggerId,
+                            int processorIndex, int bufferType, int bufferFlag) {
         int size = buf.capacity();
         if (used < EtlFormat.BUFFER_HEADER_SIZE || used > size || (used & 7) != 0) {
             throw new IllegalArgumentException("buffer used length " + used + " must be 8-aligned in [0x48, " + size + "]");
@@ -30,7 +40,7 @@ public final class EtlBufferWriter {
         buf.putLong(EtlFormat.BH_TIMESTAMP, timeStamp);
         buf.putLong(EtlFormat.BH_SEQUENCE_NUMBER, sequenceNumber);
         buf.putLong(EtlFormat.BH_CLOCK_OR_NEXT, 0L);
-        buf.putShort(EtlFormat.BH_PROCESSOR_INDEX, (short) 0);
+        buf.putShort(EtlFormat.BH_PROCESSOR_INDEX, (short) processorIndex);
         buf.putShort(EtlFormat.BH_LOGGER_ID, (short) loggerId);
         buf.putInt(EtlFormat.BH_STATE, EtlFormat.BUFFER_STATE_FLUSH);
         buf.putInt(EtlFormat.BH_OFFSET, used);
@@ -49,6 +59,13 @@ public final class EtlBufferWriter {
 
     /** Seals a data buffer: BufferType 0 (GENERIC), BufferFlag 0x20 (PROC_INDEX). */
     public static void sealData(ByteBuffer buf, int used, long timeStamp, long sequenceNumber, int loggerId) {
-        seal(buf, used, timeStamp, sequenceNumber, loggerId, EtlFormat.BUFFER_TYPE_GENERIC, EtlFormat.BUFFER_FLAG_PROC_INDEX);
+        sealData(buf, used, timeStamp, sequenceNumber, loggerId, 0);
+    }
+
+    /** Seals a data buffer of CPU {@code processorIndex}'s stream. */
+    public static void sealData(ByteBuffer buf, int used, long timeStamp, long sequenceNumber, int loggerId,
+                                int processorIndex) {
+        seal(buf, used, timeStamp, sequenceNumber, loggerId, processorIndex, EtlFormat.BUFFER_TYPE_GENERIC,
+                EtlFormat.BUFFER_FLAG_PROC_INDEX);
     }
 }

@@ -7,7 +7,9 @@ import java.nio.LongBuffer;
 /**
  * Encodes the two classic event records as ETW lays them out in a 64-bit .etl file
  * (docs/etl-format.md §5 and §6): EVENT_INSTANCE_GUID_HEADER (0x15) for TraceEventInstance and
- * EVENT_TRACE_HEADER (0x14) for TraceEvent.
+ * EVENT_TRACE_HEADER (0x14) for TraceEvent; and the kernel's SYSTEM_TRACE_HEADER records
+ * (SYSTEM64 0x02 and its first 0x18 bytes, COMPACT64 0x04; §3, §4.1), whose HookId names the MOF
+ * class group and event type instead of a GUID.
  *
  * <p>It runs on every event, so it writes into a buffer held as {@code long[]}: each element is
  * 8 bytes of the file, little-endian. Records start 8-aligned and every header field shares a word
@@ -29,6 +31,44 @@ public final class EtlRecordWriter {
     /** Bytes a full-header (plain) record occupies in a buffer, padding included. */
     public static int fullRecordSpace(int payloadLength) {
         return EtlFormat.align8(EtlFormat.FULL_HEADER_SIZE + payloadLength);
+    }
+
+    /**
+     * Bytes a kernel record with a SYSTEM64 ({@code compact} false) or COMPACT64 header occupies in a
+     * buffer, padding included.
+     */
+    public static int systemRecordSpace(int payloadLength, boolean compact) {
+        return EtlFormat.align8((compact ? EtlFormat.COMPACT_HEADER_SIZE : EtlFormat.SYSTEM_HEADER_SIZE) + payloadLength);
+    }
+
+    /**
+     * Writes the header of a kernel record at byte offset {@code pos} (8-aligned): SYSTEM_TRACE_HEADER
+     * {Version, HeaderType, MarkerFlags 0xC0, Size, HookId = group &lt;&lt; 8 | type, ThreadId, ProcessId,
+     * SystemTime, KernelTime 0, UserTime 0}, or its first 0x18 bytes for COMPACT64. Returns the byte offset
+     * of the payload, which the caller writes with {@link #putPayload}.
+     *
+     * @param headerType {@link EtlFormat#HT_SYSTEM64} or {@link EtlFormat#HT_COMPACT64}
+     * @param version    the MOF class version (the Version word's low byte; the extension bits stay 0)
+     */
+    public static int putSystemHeader(long[] words, int pos, int headerType, int version, int group, int type,
+                                      int threadId, int processId, long timeStamp, int payloadLength) {
+        boolean compact = headerType == EtlFormat.HT_COMPACT64;
+        if (!compact && headerType != EtlFormat.HT_SYSTEM64) {
+            throw new IllegalArgumentException("header type 0x" + Integer.toHexString(headerType)
+                    + ": a kernel record is SYSTEM64 (0x02) or COMPACT64 (0x04) here");
+        }
+        int size = (compact ? EtlFormat.COMPACT_HEADER_SIZE : EtlFormat.SYSTEM_HEADER_SIZE) + payloadLength;
+        int w = pos >>> 3;
+        // 0x00: Version (u16), HeaderType, MarkerFlags 0xC0; 0x04: Size (u16), HookId (type, then group).
+        words[w] = (version & 0xFFL) | (long) headerType << 16 | (long) EtlFormat.MARKER_FLAGS << 24
+                | (size & 0xFFFFL) << 32 | (type & 0xFFL) << 48 | (group & 0xFFL) << 56;
+        words[w + 1] = (threadId & 0xFFFFFFFFL) | (long) processId << 32;
+        words[w + 2] = timeStamp;
+        if (compact) {
+            return (w + 3) << 3;
+        }
+        words[w + 3] = 0L; // KernelTime/UserTime: the kernel's CPU ticks, which tracefs does not give
+        return (w + 4) << 3;
     }
 
     /**

@@ -18,7 +18,12 @@ import java.util.UUID;
  * Method      (plain events, TraceEvent: rundown of method names)
  *   DC_START / DC_END  u32 methodId, UTF-16Z className, UTF-16Z methodName, UTF-16Z descriptor
  * Thread      (plain events: rundown of thread names)
- *   DC_START / DC_END  u64 javaThreadId, UTF-16Z threadName
+ *   DC_START / DC_END  version 0: u64 javaThreadId, UTF-16Z threadName
+ *                      version 1: u64 javaThreadId, u64 osThreadId, UTF-16Z threadName
+ *              osThreadId: the kernel's id of the thread (Linux: its tid, read by the thread itself from
+ *              /proc/thread-self), 0 when unknown (a virtual thread: it has no thread of its own, only a
+ *              carrier at each moment; or a platform that does not say). Readers accept both versions; the
+ *              name stays last so that a cut record still ends in its string (TruncationMark).
  * MethodExclusion (plain events, level 0: a method the agent stopped tracing while attached, and why)
  *   INFO       u32 methodId, u32 callsObserved, u32 longCalls, u64 shortNanos, UTF-16Z reason
  *              ("hot-short": callsObserved calls, at most longCalls of them lasting shortNanos or more;
@@ -93,6 +98,8 @@ public final class JetwSchema {
     public static final String EXCLUSION_KNOWN_SUFFIX = " (from hotMethods=)";
 
     public static final String PROVIDER_NAME = "jetw";
+    /** The version of the Thread rundown the agent writes (1: with the OS thread id). */
+    public static final int THREAD_VERSION = 1;
 
     private JetwSchema() {
     }

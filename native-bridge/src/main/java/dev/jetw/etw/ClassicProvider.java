@@ -143,12 +143,19 @@ public final class ClassicProvider implements EnableListener, AutoCloseable {
      */
     public boolean writeReserved(EventScratch scratch, int type, int level, int classIndex, int instanceId,
                                  int parentClassIndex, int parentInstanceId, long patienceNanos) {
+        return writeReserved(scratch, type, level, 0, classIndex, instanceId, parentClassIndex, parentInstanceId,
+                patienceNanos);
+    }
+
+    /** As {@link #writeReserved(EventScratch, int, int, int, int, int, int, long)} with the event's {@code version} (Class.Version). */
+    public boolean writeReserved(EventScratch scratch, int type, int level, int version, int classIndex, int instanceId,
+                                 int parentClassIndex, int parentInstanceId, long patienceNanos) {
         cutToLimit(scratch);
         long deadline = System.nanoTime() + patienceNanos;
         int code;
         for (;;) {
             try {
-                code = backend.writeReserved(scratch, type, level, 0, classIndex, instanceId, parentClassIndex,
+                code = backend.writeReserved(scratch, type, level, version, classIndex, instanceId, parentClassIndex,
                         parentInstanceId);
             } catch (RuntimeException e) {
                 code = Win32Error.INVALID_PARAMETER;

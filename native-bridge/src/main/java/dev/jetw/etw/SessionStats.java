@@ -16,6 +16,9 @@ public final class SessionStats {
     private long eventsRefused = -1;
     private long eventsInLostBuffers = -1;
     private String lastWriteError;
+    private long kernelEventsWritten = -1;
+    private long kernelEventsLost = -1;
+    private String kernelLine;
 
     public SessionStats(String sessionName, String logFile, int numberOfBuffers, int freeBuffers,
                         long eventsLost, long buffersWritten, long logBuffersLost,
@@ -61,8 +64,32 @@ public final class SessionStats {
         s.eventsRefused = refused;
         s.eventsInLostBuffers = inLostBuffers;
         s.lastWriteError = lastWriteError;
+        s.kernelEventsWritten = kernelEventsWritten;
+        s.kernelEventsLost = kernelEventsLost;
+        s.kernelLine = kernelLine;
         return s;
     }
+
+    /**
+     * The same statistics with the kernel events a session collected itself (the portable backend on Linux),
+     * counted apart from the providers' events: {@link #eventsLost()} includes the lost ones.
+     */
+    public SessionStats withKernel(long written, long lost, String line) {
+        SessionStats s = withOutcomes(eventsWritten, eventsRefused, eventsInLostBuffers, lastWriteError);
+        s.kernelEventsWritten = written;
+        s.kernelEventsLost = lost;
+        s.kernelLine = line;
+        return s;
+    }
+
+    /** Kernel events that reached the log; -1 when the session collects none itself. */
+    public long kernelEventsWritten() { return kernelEventsWritten; }
+
+    /** Kernel events lost (overwritten before they were read, refused, in lost buffers); -1 when none are collected. Part of {@link #eventsLost()}. */
+    public long kernelEventsLost() { return kernelEventsLost; }
+
+    /** The kernel collector's state in one line (records, losses, its CPU once stopped), or null when there is none. */
+    public String kernelLine() { return kernelLine; }
 
     /** Events that reached the log file, the in-memory ring or a real-time consumer; -1 when the backend does not know (Windows). */
     public long eventsWritten() { return eventsWritten; }

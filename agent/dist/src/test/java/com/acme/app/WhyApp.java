@@ -35,16 +35,7 @@ public final class WhyApp {
     }
 
     static void contend() throws InterruptedException {
-        Thread contender = new Thread(WhyApp::lockRequest, "jetw-why-contender");
-        synchronized (MONITOR) {
-            contender.start();
-            while (contender.getState() != Thread.State.BLOCKED) {
-                Thread.onSpinWait();
-            }
-            Thread.sleep(150);
-        }
-        contender.join();
-        System.out.println("tid jetw-why-contender " + contender.getId());
+        Contention.holdWhileBlocked(MONITOR, new Thread(WhyApp::lockRequest, "jetw-why-contender"), 150);
     }
 
     static void lockRequest() {

@@ -386,7 +386,8 @@ public final class ProofScenario {
     /** Why the kernel step cannot run here, or null. */
     private String kernelUnavailable() {
         if (!"windows".equals(backend.name())) {
-            return "the " + backend.name() + " backend records no kernel events (there is no Windows kernel here)";
+            return "the " + backend.name() + " backend records no Windows kernel events (on Linux it collects kernel="
+                    + " through tracefs, proved by its own tests: docs/linux-kernel-events.md)";
         }
         if (!WindowsVersion.current().hasSystemLoggerMode()) {
             return "system-logger sessions need Windows 8 or later (this is " + WindowsVersion.current() + ")";

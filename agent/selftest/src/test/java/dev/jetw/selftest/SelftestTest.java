@@ -42,7 +42,7 @@ class SelftestTest {
             assertTrue(verdicts.get(i).matches("\\[PASS\\] +" + passing[i] + " +\\S.*"), verdicts.get(i));
         }
         assertTrue(verdicts.get(0).contains("500 events from 4 threads read back exactly"), verdicts.get(0));
-        assertTrue(verdicts.get(8).matches("\\[SKIP\\] +kernel +the portable backend records no kernel events.*"), verdicts.get(8));
+        assertTrue(verdicts.get(8).matches("\\[SKIP\\] +kernel +the portable backend records no Windows kernel events.*"), verdicts.get(8));
         assertTrue(verdicts.get(9).matches("\\[SKIP\\] +tracerpt +tracerpt and mofcomp are Windows tools.*"), verdicts.get(9));
         assertTrue(verdicts.get(10).matches("\\[SKIP\\] +ffm +the FFM crossing is the Windows binding's.*"), verdicts.get(10));
         assertTrue(verdicts.get(11).matches("\\[SKIP\\] +not-elevated +the portable backend has no privileges.*"), verdicts.get(11));

@@ -79,7 +79,10 @@ class WindowsBranchesTest {
         StepResult r = scenario(new WindowsNamed(0), Boolean.TRUE).kernel();
         assertEquals(StepResult.Verdict.FAIL, r.verdict(), r.toString());
         assertTrue(r.summary().startsWith("no kernel thread record names jetw's writer thread "), r.summary());
-        assertTrue(r.details().contains("0 kernel records, 0 thread start/end/rundown, 0 context switches"), r.details().toString());
+        // On Linux as root the portable backend does write kernel records (docs/linux-kernel-events.md), but they name
+        // OS threads, and this step looks for the header thread ids of jetw's events: Java ids in portable files.
+        assertTrue(r.details().stream().anyMatch(d -> d.matches("\\d+ kernel records, \\d+ thread start/end/rundown, \\d+"
+                + " context switches")), r.details().toString());
     }
 
     @Test

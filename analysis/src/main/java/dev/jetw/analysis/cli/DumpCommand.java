@@ -126,7 +126,8 @@ final class DumpCommand {
                 return "task taken (" + CrossThreadLinks.kindName(e.handoffKind()) + "), queued "
                         + Text.millis(e.queueWaitNanos() / 100) + " ms, submitted by instance " + r.parentInstanceId();
             default:
-                return "java thread " + e.javaThreadId + " = \"" + e.text + "\"";
+                return "java thread " + e.javaThreadId + " = \"" + e.text + "\""
+                        + (e.threadOsId > 0 ? ", os thread " + e.threadOsId : e.threadOsId == 0 ? ", no os thread (virtual)" : "");
         }
     }
 
@@ -226,6 +227,9 @@ final class DumpCommand {
                     break;
                 default:
                     w.field("javaThreadId", e.javaThreadId);
+                    if (e.threadOsId >= 0) {
+                        w.field("osThreadId", e.threadOsId); // Thread version 1; 0: none of its own (a virtual thread)
+                    }
                     w.field("threadName", e.text);
             }
             w.endObject();

@@ -26,6 +26,11 @@ final class JetwEvent {
     final String methodName;
     final String descriptor;
     final long javaThreadId;
+    /**
+     * THREAD: the OS thread id of a version-1 rundown (0: the writer says there is none, a virtual thread), or -1
+     * for version 0, which does not carry one.
+     */
+    long threadOsId = -1;
     /** The writer cut the payload to the session's size limit (it ends with ClassicProvider's mark). */
     boolean truncated;
     /** DEQUEUE (a task handed over from a traced call begins): {hand-off kind, queue wait in ns}; EXCLUSION: calls observed, how many of them were long, and "long" in nanoseconds; null otherwise. */
@@ -115,7 +120,10 @@ final class JetwEvent {
             if (r.guid().equals(JetwSchema.THREAD_CLASS)
                     && (r.type() == EventType.DC_START || r.type() == EventType.DC_END)) {
                 long id = p.getLong();
-                return new JetwEvent(Kind.THREAD, 0, utf16z(p), null, null, null, id);
+                long os = r.version() >= 1 ? p.getLong() : -1; // version 1: u64 javaThreadId, u64 osThreadId, name
+                JetwEvent e = new JetwEvent(Kind.THREAD, 0, utf16z(p, cut), null, null, null, id);
+                e.threadOsId = os;
+                return e;
             }
             if (r.guid().equals(JetwSchema.METHOD_EXCLUSION_CLASS) && r.type() == EventType.INFO) {
                 int id = p.getInt();

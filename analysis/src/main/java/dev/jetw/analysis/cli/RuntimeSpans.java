@@ -88,7 +88,7 @@ final class RuntimeSpans {
 
     void accept(EtlRecord r, JetwEvent e) {
         if (e != null && e.kind == JetwEvent.Kind.THREAD && r.type() == EventType.DC_START) {
-            ids.threadStart(r.processId(), r.threadId(), e.javaThreadId);
+            ids.threadStart(r.processId(), r.threadId(), e.javaThreadId, e.threadOsId);
         }
         if (e == null || e.kind != JetwEvent.Kind.RUNTIME) {
             return;

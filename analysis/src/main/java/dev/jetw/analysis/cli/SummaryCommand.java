@@ -8,6 +8,7 @@ import dev.jetw.etl.EtlRecord;
 import dev.jetw.analysis.kernel.KernelClass;
 import dev.jetw.analysis.kernel.KernelDecoder;
 import dev.jetw.etl.EventType;
+import dev.jetw.etl.SessionNotice;
 import dev.jetw.etl.TraceLevel;
 
 import java.io.PrintStream;
@@ -40,6 +41,14 @@ final class SummaryCommand {
         long callStarts;
         long callEnds;
         final ExcludedMethods excluded = new ExcludedMethods();
+        /** The session's own notices (SessionNotice): what it could not record, and caveats. */
+        final List<String> sessionProblems = new ArrayList<>();
+        final List<String> sessionNotes = new ArrayList<>();
+
+        /** Keeps a session notice, whatever the filters: it is about the whole trace. */
+        void notice(SessionNotice n) {
+            (n.isProblem() ? sessionProblems : sessionNotes).add(n.text());
+        }
 
         void add(EtlRecord r) {
             headerTypes.merge(r.headerType(), 1L, Long::sum);
@@ -98,6 +107,10 @@ final class SummaryCommand {
                 Progress progress = Progress.forCommand(err, o, "summary " + f);
                 for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
                     progress.record(reader, 1, 1);
+                    SessionNotice notice = SessionNotice.decode(r);
+                    if (notice != null) {
+                        c.notice(notice);
+                    }
                     if (r.isLogfileHeader() || (o.threadMatches(r.threadId()) && window.contains(r.fileTime()))) {
                         c.add(r);
                     }
@@ -117,6 +130,9 @@ final class SummaryCommand {
      */
     static List<String> lossProblems(EtlLogfileInfo h, Counts c, boolean filtered) {
         List<String> out = new ArrayList<>();
+        for (String p : c.sessionProblems) {
+            out.add("session: " + p);
+        }
         if (h.eventsLost() != 0 || h.buffersLost() != 0) {
             out.add("events lost: the logfile header says " + Integer.toUnsignedString(h.eventsLost())
                     + " events and " + Integer.toUnsignedString(h.buffersLost())
@@ -199,6 +215,11 @@ final class SummaryCommand {
             w.value(p);
         }
         w.endArray();
+        w.name("notes").beginArray();
+        for (String n : c.sessionNotes) {
+            w.value(n);
+        }
+        w.endArray();
         return w.endObject().toString();
     }
 
@@ -259,6 +280,12 @@ final class SummaryCommand {
             problems.add(p.message());
         }
         problems.addAll(lost);
+        if (!c.sessionNotes.isEmpty()) {
+            s.append("session notes:\n");
+            for (String n : c.sessionNotes) {
+                s.append("  ").append(n).append('\n');
+            }
+        }
         s.append("problems:").append(problems.isEmpty() ? " none\n" : "\n");
         for (String p : problems) {
             s.append("  ").append(p).append('\n');

@@ -49,6 +49,9 @@ final class Text {
         if (guid.equals(JetwSchema.CONTROL_GUID)) {
             return "jetw";
         }
+        if (guid.equals(dev.jetw.etl.SessionNotice.CLASS)) {
+            return "jetw session notice";
+        }
         String jetw = JetwEvent.className(guid);
         if (jetw != null) {
             return "jetw " + jetw;

@@ -114,7 +114,7 @@ final class WhyCommand {
                     selector.end(r.processId(), r.threadId(), r.instanceId(), r.parentInstanceId(), e.methodId, r.fileTime());
                 }
             } else if (e.kind == JetwEvent.Kind.THREAD && r.type() == EventType.DC_START) {
-                s.ids.threadStart(r.processId(), r.threadId(), e.javaThreadId);
+                s.ids.threadStart(r.processId(), r.threadId(), e.javaThreadId, e.threadOsId);
             } else if (e.kind == JetwEvent.Kind.RUNTIME) {
                 s.ids.subject(r.processId(), e.osThreadId(), e.javaThreadId);
                 s.contents.runtime(e.runtimeClass.name, e.runtimeClass.family);

@@ -218,6 +218,9 @@ public final class WhyAnalysis {
         if (!contents.hasKernelEvents()) {
             notes.add("no kernel events in this trace (context switches, CPU samples, disk I/O, hard faults): on-CPU,"
                     + " waiting and I/O time cannot be told apart");
+        } else if (!threadKnown && ids.hasNoOsThread(c.call.processId, c.call.threadId)) {
+            notes.add("a virtual thread: it has no OS thread of its own, and its carriers' kernel states are not its"
+                    + " own, so no kernel events are attributed to it");
         } else if (!threadKnown) {
             notes.add("the OS thread id of this thread is not in the trace (no JVM runtime event about it): kernel"
                     + " events cannot be matched to it");

@@ -12,8 +12,8 @@ class ThreadIdsTest {
     @Test
     void windowsHeadersAreOsIdsAndJvmEventsMatchByTheThreadsJavaId() {
         ThreadIds ids = new ThreadIds();
-        ids.threadStart(4242, 5000, 1); // written by OS thread 5000, whose Java id is 1
-        ids.threadStart(4242, 6000, 2);
+        ids.threadStart(4242, 5000, 1, -1); // written by OS thread 5000, whose Java id is 1
+        ids.threadStart(4242, 6000, 2, -1);
         assertFalse(ids.headersAreJavaIds());
         assertEquals(5000, ids.kernelThreadId(4242, 5000));
         assertTrue(ids.isSubject(4242, 5000, 5000, 1));
@@ -25,8 +25,8 @@ class ThreadIdsTest {
     @Test
     void portableHeadersAreJavaIdsAndTheKernelIdComesFromAJvmEventsSubject() {
         ThreadIds ids = new ThreadIds();
-        ids.threadStart(8570, 1, 1);
-        ids.threadStart(8570, 21, 21);
+        ids.threadStart(8570, 1, 1, -1);
+        ids.threadStart(8570, 21, 21, -1);
         assertTrue(ids.headersAreJavaIds());
         assertEquals(-1, ids.kernelThreadId(8570, 21), "not known until a JVM event names its OS id");
         ids.subject(8570, 8601, 21);
@@ -34,6 +34,24 @@ class ThreadIdsTest {
         assertTrue(ids.isSubject(8570, 21, 8601, 21));
         assertFalse(ids.isSubject(8570, 21, 21, 3), "an OS id equal to the Java header id by chance is another thread");
         assertTrue(ids.isSubject(8570, 33, 9000, 33), "a thread without DC_START in a portable file: the Java id decides");
+    }
+
+    @Test
+    void aVersion1RundownGivesEveryWritingThreadItsOsIdAndAVirtualThreadNone() {
+        ThreadIds ids = new ThreadIds();
+        ids.threadStart(8570, 1, 1, 8571);
+        ids.threadStart(8570, 21, 21, 8601);
+        ids.threadStart(8570, 40, 40, 0); // a virtual thread
+        assertTrue(ids.headersAreJavaIds());
+        assertEquals(8571, ids.kernelThreadId(8570, 1), "exact without any JVM event");
+        assertEquals(8601, ids.kernelThreadId(8570, 21));
+        ids.subject(8570, 9999, 21);
+        assertEquals(8601, ids.kernelThreadId(8570, 21), "the thread's own reading wins over a JVM event's");
+        ids.subject(8570, 8700, 40); // JFR names the carrier the virtual thread ran on then
+        assertEquals(-1, ids.kernelThreadId(8570, 40), "a carrier's kernel states are not the virtual thread's");
+        assertTrue(ids.hasNoOsThread(8570, 40));
+        assertFalse(ids.hasNoOsThread(8570, 21));
+        assertEquals(-1, ids.kernelThreadId(8571, 1), "per process");
     }
 
     @Test

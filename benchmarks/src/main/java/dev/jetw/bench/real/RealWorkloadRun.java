@@ -50,6 +50,8 @@ public final class RealWorkloadRun {
     private static final Pattern LEAD = Pattern.compile("lead rounds (\\d+) ms (\\d+) cpu (\\d+) checksum ([0-9a-f]+)");
     private static final Pattern PROCESS_CPU = Pattern.compile("process cpu (\\d+)");
     private static final Pattern STOP = Pattern.compile("(\\d+) events written, (\\d+) dropped, (\\S+) lost");
+    /** The stop line's kernel part (kernel=, portable backend on Linux): "; kernel events: N written, M lost (COLLECTOR)". */
+    private static final Pattern KERNEL = Pattern.compile("; kernel events: \\d+ written, \\d+ lost \\((?:[^()]|\\([^()]*\\))*\\)");
 
     private final Path agent;
     private final Path classpath;
@@ -437,19 +439,23 @@ public final class RealWorkloadRun {
     private static void stopLine(Run r, String line) {
         Matcher m = STOP.matcher(line);
         if (m.find()) {
-            r.stopLine = m.group();
+            Matcher k = KERNEL.matcher(line);
+            r.stopLine = m.group() + (k.find() ? k.group() : "");
             r.written = Long.parseLong(m.group(1));
             r.dropped = Long.parseLong(m.group(2));
             r.lost = m.group(3);
         }
     }
 
-    /** Events in the file: every record but the logfile header. */
+    /**
+     * jetw's events in the file: every classic record but the session's own notices (kernel records, with their
+     * SYSTEM headers, are counted apart in the stop line; the logfile header is no event).
+     */
     private static void count(Run r, Path etl) throws IOException {
         long n = 0;
         try (EtlReader reader = EtlReader.open(etl)) {
             for (EtlRecord e = reader.next(); e != null; e = reader.next()) {
-                if (!e.isLogfileHeader()) {
+                if (e.group() < 0 && !dev.jetw.etl.SessionNotice.CLASS.equals(e.guid())) {
                     n++;
                 }
             }
@@ -476,6 +482,15 @@ public final class RealWorkloadRun {
             }
             System.out.printf(Locale.ROOT, "%-46s %s: %s (process CPU ms: %s); throughput vs no agent, paired: wall %s, CPU %s%n",
                     e.getKey(), unit, ms, cpu, meanAndInterval(wallRatios), meanAndInterval(cpuRatios));
+            List<Run> firstAgent = firstAgentRuns(runs);
+            if (firstAgent != null && rs != firstAgent && rs != base) {
+                for (int i = 0; i < rs.size(); i++) {
+                    wallRatios[i] = (double) firstAgent.get(i).millis / rs.get(i).millis;
+                    cpuRatios[i] = (double) firstAgent.get(i).cpuMillis / Math.max(1, rs.get(i).cpuMillis);
+                }
+                System.out.printf(Locale.ROOT, "%-46s throughput vs the first agent row, paired: wall %s, CPU %s%n", "",
+                        meanAndInterval(wallRatios), meanAndInterval(cpuRatios));
+            }
             for (Run r : rs) {
                 if (r.written >= 0 || r.inFile >= 0) {
                     System.out.printf(Locale.ROOT, "    stop line: %s; events in file %d; silent loss %d%n", r.stopLine, r.inFile,
@@ -486,8 +501,18 @@ public final class RealWorkloadRun {
         System.out.println("checksum " + checksum + " in every run");
     }
 
+    /** The runs of the first option set after "no agent": what an extra option (kernel=, ...) is compared with. */
+    private static List<Run> firstAgentRuns(Map<String, List<Run>> runs) {
+        for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
+            if (!e.getKey().startsWith("no agent")) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
     /** Mean of the paired ratios and its 95 % confidence interval (Student's t), "0.812 [0.790, 0.834]". */
-    static String meanAndInterval(double[] x) {
+    public static String meanAndInterval(double[] x) {
         return meanAndInterval(x, "%.3f");
     }
 

@@ -133,7 +133,7 @@ final class BufferingSink implements LogSink {
                 java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(session.bufferSize).order(java.nio.ByteOrder.LITTLE_ENDIAN);
                 b.copyRecordsTo(bytes);
                 // The dump's SequenceNumbers are 1..n in this order: sealed now, written as they are.
-                EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sealed.size() + 1, session.loggerId);
+                EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sealed.size() + 1, session.loggerId, b.processor);
                 sealed.add(bytes);
             }
         }

@@ -35,7 +35,7 @@ final class EtlOutputFile {
     /** Seals {@code b} with {@code sequence}, writes it at {@code slot}; the header then says {@code buffersInFile}. */
     void write(TraceBuffer b, long sequence, long slot, int buffersInFile) throws IOException {
         ByteBuffer bytes = session.fileImage(b);
-        EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sequence, session.loggerId);
+        EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sequence, session.loggerId, b.processor);
         writeSealed(bytes, slot, buffersInFile);
         session.buffersWritten++;
     }

@@ -70,7 +70,7 @@ public final class PortableBackend implements EtwBackend {
     public SessionStats startSession(SessionConfig config) throws EtwException {
         synchronized (LOCK) {
             // Check first: an invalid configuration must not stop the running session of that name.
-            List<String> notices = SessionRules.check(config);
+            List<dev.jetw.etl.SessionNotice> notices = SessionRules.check(config);
             String key = key(config.sessionName());
             PortableSession running = SESSIONS.get(key);
             if (running != null) {
@@ -86,9 +86,6 @@ public final class PortableBackend implements EtwBackend {
             }
             PortableSession s = new PortableSession(config, freeLoggerId(), Collections.unmodifiableList(notices));
             SESSIONS.put(key, s);
-            for (String n : notices) {
-                System.err.println("jetw portable: session " + config.sessionName() + ": " + n);
-            }
             return s.stats();
         }
     }
@@ -239,7 +236,14 @@ public final class PortableBackend implements EtwBackend {
 
     /** What the backend accepted but does differently from Windows for this session (also printed once at start). */
     public List<String> notices(String sessionName) throws EtwException {
-        return find(sessionName, "ControlTraceW(QUERY)").notices;
+        List<String> out = new ArrayList<>();
+        PortableSession s = find(sessionName, "ControlTraceW(QUERY)");
+        synchronized (s.notices) {
+            for (dev.jetw.etl.SessionNotice n : s.notices) {
+                out.add(n.text());
+            }
+        }
+        return out;
     }
 
     /** The largest payload an instance event may carry in a session of {@code bufferSizeKb}. */

@@ -4,6 +4,8 @@ import dev.jetw.etl.EncodedGuid;
 import dev.jetw.etl.EtlFormat;
 import dev.jetw.etl.EtlLogfileHeader;
 import dev.jetw.etl.EtlRecordWriter;
+import dev.jetw.etl.EventType;
+import dev.jetw.etl.SessionNotice;
 import dev.jetw.etw.EtwException;
 import dev.jetw.etw.FileError;
 import dev.jetw.etw.LogFileMode;
@@ -11,9 +13,14 @@ import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionStats;
 import dev.jetw.etw.TraceFiles;
 import dev.jetw.etw.Win32Error;
+import dev.jetw.etw.portable.linux.KernelFlagPlan;
+import dev.jetw.etw.portable.linux.LinuxKernelCollector;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +29,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One running in-process session: the buffer pool, the writers' path into the buffers, the logger
- * thread and the sink of its log-file mode, with ETW's statistics.
+ * thread and the sink of its log-file mode, with ETW's statistics; on Linux with kernel flags, the
+ * kernel collector and its per-CPU buffers ({@link KernelBuffers}, docs/linux-kernel-events.md).
  */
 final class PortableSession {
 
@@ -43,7 +51,10 @@ final class PortableSession {
     final int processId = ProcessIds.current();
     final SessionClock clock;
     final BufferPool pool;
-    final List<String> notices;
+    /** What the session accepted but does differently, or could not do; each is also a record in the trace. */
+    final List<SessionNotice> notices;
+    /** The header's NumberOfProcessors: every CPU a kernel record may come from. */
+    final int processors;
     /** How this session creates its files (overwrite=, filePermissions=). */
     final TraceFiles files;
     /** How a dump is created: as the log file, but never over an existing file. */
@@ -58,6 +69,10 @@ final class PortableSession {
     final LongAdder eventsRefused = new LongAdder();
     /** In a buffer that could not be written (disk full, I/O error, file at its maximum size). */
     final LongAdder eventsInLostBuffers = new LongAdder();
+    /** Kernel records that reached the file, the ring or a consumer (KernelBuffers' buffers). */
+    final LongAdder kernelEventsWritten = new LongAdder();
+    /** Kernel records in buffers that could not be written. */
+    final LongAdder kernelEventsInLostBuffers = new LongAdder();
     /** The first failure to write the log file, in the operating system's words; null while there was none. */
     volatile String firstWriteError;
     // Written only by the logger thread; volatile so that QUERY sees them.
@@ -82,14 +97,21 @@ final class PortableSession {
     private final Object reservedLock = new Object();
     /** The reserved buffer being filled by {@link #writeReserved}, or null. */
     private TraceBuffer reserved;
+    /** The kernel stream (Linux with kernel flags), or null. */
+    final KernelBuffers kernel;
+    private final LinuxKernelCollector collector;
+    /** The collector's stop line; null before it stopped. */
+    private volatile String kernelStopLine;
 
-    PortableSession(SessionConfig config, int loggerId, List<String> notices) throws EtwException {
+    PortableSession(SessionConfig config, int loggerId, List<SessionNotice> notices) throws EtwException {
         this.name = config.sessionName();
         this.config = config;
         this.bufferSize = config.bufferSizeKb() * 1024;
         this.maxPayload = EtlFormat.maxPayload(bufferSize, EtlFormat.INSTANCE_HEADER_SIZE);
         this.loggerId = loggerId;
-        this.notices = notices;
+        this.notices = Collections.synchronizedList(new ArrayList<SessionNotice>(notices));
+        KernelFlagPlan plan = kernelPlan(config);
+        this.processors = plan != null ? LinuxKernelCollector.processors() : Runtime.getRuntime().availableProcessors();
         this.files = TraceFiles.of(config);
         this.dumpFiles = new TraceFiles(false, config.filePermissions());
         this.clock = new SessionClock(config.clock());
@@ -122,7 +144,92 @@ final class PortableSession {
         this.loggerThread = new Thread(logger, "jetw-logger-" + name);
         loggerThread.setDaemon(true);
         loggerThread.start();
+        for (SessionNotice n : notices) {
+            System.err.println("jetw portable: session " + name + ": " + n.text());
+            appendNotice(n.kind(), n.text(), TIME_OF_CALL);
+        }
+        this.kernel = plan != null ? new KernelBuffers(this, processors) : null;
+        this.collector = plan != null ? startCollector(plan) : null;
     }
+
+    /** The kernel classes to collect, or null when the session collects none here. */
+    private static KernelFlagPlan kernelPlan(SessionConfig c) {
+        if (c.kernelFlagBits() == 0 || !LinuxKernelCollector.isLinux()) {
+            return null;
+        }
+        KernelFlagPlan plan = KernelFlagPlan.of(c.kernelFlags());
+        return plan.collects() ? plan : null;
+    }
+
+    /**
+     * Starts the kernel collector last, when the session can take its records. Without the means (no root,
+     * no tracefs, ...) the session runs on with jetw's events: one line says what is missing and how to
+     * grant it, and the trace carries it as a problem.
+     */
+    private LinuxKernelCollector startCollector(KernelFlagPlan plan) {
+        try {
+            return LinuxKernelCollector.start(plan, kernel);
+        } catch (LinuxKernelCollector.Unavailable e) {
+            notice(SessionNotice.PROBLEM, "kernel=" + flagList(config) + ": no kernel events: " + e.getMessage(),
+                    TIME_OF_CALL);
+            return null;
+        } catch (RuntimeException e) {
+            notice(SessionNotice.PROBLEM, "kernel=" + flagList(config) + ": no kernel events: the collector failed to"
+                    + " start: " + e, TIME_OF_CALL);
+            return null;
+        }
+    }
+
+    private static String flagList(SessionConfig c) {
+        StringBuilder b = new StringBuilder();
+        for (dev.jetw.etw.KernelFlag f : c.kernelFlags()) {
+            b.append(b.length() == 0 ? "" : "+").append(f.optionName());
+        }
+        return b.toString();
+    }
+
+    /**
+     * A fact about the session the trace must carry ({@link SessionNotice}): kept for {@code notices()}, written
+     * as a record stamped {@code nanoTime} ({@link #TIME_OF_CALL}: now), and, for a problem, printed once.
+     */
+    void notice(int kind, String text, long nanoTime) {
+        if (kind == SessionNotice.PROBLEM) {
+            notices.add(new SessionNotice(kind, text));
+            System.err.println("jetw portable: session " + name + ": " + text);
+        }
+        appendNotice(kind, text, nanoTime);
+    }
+
+    /**
+     * Writes a session notice as a plain record of class {@link SessionNotice#CLASS}, header thread 0, through
+     * the reserved path: never refused for want of a buffer.
+     */
+    private void appendNotice(int kind, String text, long nanoTime) {
+        byte[] p = SessionNotice.encode(kind, text);
+        int length = Math.min(p.length, maxPayload) & ~1;
+        int space = EtlRecordWriter.fullRecordSpace(length);
+        synchronized (reservedLock) {
+            if (closed || logFull) {
+                return;
+            }
+            if (reserved == null || reserved.remaining() < space) {
+                handOffReserved();
+                reserved = new ReservedBuffer(bufferSize);
+            }
+            long ts = nanoTime == TIME_OF_CALL ? clock.now() : clock.at(nanoTime);
+            int at = EtlRecordWriter.putFullHeader(reserved.words, reserved.used, EventType.INFO,
+                    kind == SessionNotice.PROBLEM ? 2 : 4, SessionNotice.VERSION, 0, processId, ts, NOTICE_CLASS, length);
+            reserved.used = EtlRecordWriter.putPayload(reserved.words, at, ByteBuffer.wrap(p).order(ByteOrder.LITTLE_ENDIAN),
+                    length);
+            reserved.events++;
+            reserved.notices++;
+            if (ts > reserved.lastTimeStamp) {
+                reserved.lastTimeStamp = ts;
+            }
+        }
+    }
+
+    private static final EncodedGuid NOTICE_CLASS = EncodedGuid.of(SessionNotice.CLASS);
 
     private LogSink openFileSink(SessionConfig c) throws EtwException {
         long maxBytes = (long) c.maximumFileSizeMb() * 1024 * 1024;
@@ -312,7 +419,7 @@ final class PortableSession {
      * A full buffer leaves its writer: to the logger thread, or in buffering mode straight into the
      * ring (no I/O follows, and a writer short of buffers must find the oldest one there at once).
      */
-    private void handOff(TraceBuffer b) {
+    void handOff(TraceBuffer b) {
         if (buffering != null) {
             buffering.accept(b);
         } else {
@@ -320,7 +427,7 @@ final class PortableSession {
         }
     }
 
-    private TraceBuffer acquire() {
+    TraceBuffer acquire() {
         TraceBuffer b = pool.acquire();
         if (b == null && buffering != null) {
             b = buffering.stealOldest();
@@ -332,6 +439,9 @@ final class PortableSession {
     void collectPartialBuffers() {
         for (PortableScratch s : scratches) {
             release(s);
+        }
+        if (kernel != null) {
+            kernel.collect();
         }
         handOffReserved();
     }
@@ -385,29 +495,40 @@ final class PortableSession {
     /** A buffer that cannot be logged: counted as ETW counts it. Logger thread only. */
     void loseBuffer(TraceBuffer b) {
         logBuffersLost++;
-        eventsInLostBuffers.add(b.events);
+        lostBuffer(b);
     }
 
-    /** {@code b}'s events reached the file, the ring or a consumer. */
+    /** {@code b}'s events are lost with it (the buffer itself is counted by the caller, as ETW counts it). */
+    void lostBuffer(TraceBuffer b) {
+        (b.kernel ? kernelEventsInLostBuffers : eventsInLostBuffers).add(b.events - b.notices);
+    }
+
+    /** {@code b}'s events reached the file, the ring or a consumer (session notices are nobody's events). */
     void reached(TraceBuffer b) {
-        eventsWritten.add(b.events);
+        (b.kernel ? kernelEventsWritten : eventsWritten).add(b.events - b.notices);
     }
 
     /**
      * ETW's EventsLost (EVENT_TRACE_PROPERTIES and the file header): the events that are not in the
-     * log, refused before a buffer or lost in a buffer.
+     * log, refused before a buffer or lost in a buffer, jetw's and the kernel's (overwritten in tracefs's
+     * ring buffers before they were read, refused for want of a buffer, or in a lost buffer).
      */
     long eventsLost() {
-        return eventsRefused.sum() + eventsInLostBuffers.sum();
+        return eventsRefused.sum() + eventsInLostBuffers.sum() + kernelEventsLost();
+    }
+
+    /** The kernel events that are not in the log, however they were lost. */
+    long kernelEventsLost() {
+        return kernel == null ? 0 : kernel.lostBeforeBuffers() + kernelEventsInLostBuffers.sum();
     }
 
     /**
      * A buffer the logger could not write: counted lost, and the first failure reported at once, once,
      * in the operating system's words (also kept for QUERY and the stop line).
      */
-    void writeFailed(int events, IOException e) {
+    void writeFailed(int events, boolean kernelBuffer, IOException e) {
         logBuffersLost++;
-        eventsInLostBuffers.add(events);
+        (kernelBuffer ? kernelEventsInLostBuffers : eventsInLostBuffers).add(events);
         reportWriteError(e);
     }
 
@@ -447,8 +568,12 @@ final class PortableSession {
         return stats();
     }
 
-    /** Stops: no more writes, every held buffer written, headers finalized, file released. */
+    /**
+     * Stops: the kernel collector first (its last records still go in), then no more writes, every held
+     * buffer written, headers finalized, file released.
+     */
     SessionStats stop() throws EtwException {
+        stopCollector();
         closed = true;
         collectPartialBuffers();
         awaitRequest(new SessionLogger.Request(true, false), "StopTraceW");
@@ -489,11 +614,28 @@ final class PortableSession {
         }
     }
 
+    /** Stops the kernel collector, once; its line goes into the statistics. Also on a failed start. */
+    void stopCollector() {
+        if (collector != null && kernelStopLine == null) {
+            try {
+                kernelStopLine = collector.stop();
+            } catch (RuntimeException e) {
+                kernelStopLine = "the kernel collector failed to stop: " + e;
+                notice(SessionNotice.PROBLEM, kernelStopLine, TIME_OF_CALL);
+            }
+        }
+    }
+
     SessionStats stats() {
-        return new SessionStats(config.sessionName(), sink == null ? null : sink.logFileName(),
+        SessionStats s = new SessionStats(config.sessionName(), sink == null ? null : sink.logFileName(),
                 pool.numberOfBuffers(), pool.freeBuffers(), eventsLost(), buffersWritten, logBuffersLost,
                 realTimeBuffersLost, loggerThread.getId())
                 .withOutcomes(eventsWritten.sum(), eventsRefused.sum(), eventsInLostBuffers.sum(), firstWriteError);
+        if (kernel == null) {
+            return s;
+        }
+        String line = kernelStopLine != null ? kernelStopLine : collector != null ? collector.status() : "not collected";
+        return s.withKernel(kernelEventsWritten.sum(), kernelEventsLost(), line);
     }
 
     /** The logfile header of a file of this session, with the current counters. */
@@ -501,7 +643,7 @@ final class PortableSession {
         SessionConfig c = config;
         EtlLogfileHeader h = new EtlLogfileHeader();
         h.bufferSize = bufferSize;
-        h.numberOfProcessors = Runtime.getRuntime().availableProcessors();
+        h.numberOfProcessors = processors;
         h.cpuSpeedMhz = environment.cpuSpeedMhz;
         h.maximumFileSizeMb = c.maximumFileSizeMb();
         // The header's LogFileMode has REAL_TIME and BUFFERING cleared, as ETW writes it.

@@ -84,7 +84,7 @@ final class RealTimeSink implements LogSink {
             session.reached(b); // with a file, the file sink counts it
         }
         ByteBuffer bytes = session.fileImage(b);
-        EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sequence, session.loggerId);
+        EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sequence, session.loggerId, b.processor);
         session.buffersWritten += fileSink == null ? 1 : 0;
         for (Consumer<ByteBuffer> c : consumers) {
             ByteBuffer view = bytes.asReadOnlyBuffer().order(bytes.order());
@@ -112,7 +112,7 @@ final class RealTimeSink implements LogSink {
         TraceBuffer b;
         while ((b = backlog.pollFirst()) != null) {
             session.realTimeBuffersLost++;
-            session.eventsInLostBuffers.add(b.events);
+            session.lostBuffer(b);
             session.pool.release(b);
         }
         if (fileSink != null) {

@@ -117,13 +117,14 @@ final class SessionLogger implements Runnable {
                 }
                 continue;
             }
-            int events = b.events; // the sink returns b to the pool even when it fails
+            int events = b.events - b.notices; // the sink returns b to the pool even when it fails
+            boolean kernel = b.kernel;
             try {
                 session.sink.accept(b);
             } catch (IOException | RuntimeException e) {
                 // The buffer did not reach the file (disk full, file gone): ETW counts it lost.
                 lastError = e instanceof IOException ? (IOException) e : new IOException(e.toString(), e);
-                session.writeFailed(events, lastError);
+                session.writeFailed(events, kernel, lastError);
             }
         }
     }

@@ -1,11 +1,14 @@
 package dev.jetw.etw.portable;
 
 import dev.jetw.etl.EtlFormat;
+import dev.jetw.etl.SessionNotice;
 import dev.jetw.etw.ClockType;
 import dev.jetw.etw.EtwException;
 import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.Win32Error;
+import dev.jetw.etw.portable.linux.KernelFlagPlan;
+import dev.jetw.etw.portable.linux.LinuxKernelCollector;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +25,7 @@ final class SessionRules {
     }
 
     /** Throws the EtwException ETW would raise; returns the notices (never errors). */
-    static List<String> check(SessionConfig c) throws EtwException {
+    static List<SessionNotice> check(SessionConfig c) throws EtwException {
         String n = c.sessionName();
         if (n == null || n.isEmpty() || n.length() > 1023) {
             throw bad("sessionName", n, "1 to 1023 characters");
@@ -74,15 +77,36 @@ final class SessionRules {
                         + " log file path");
             }
         }
-        List<String> notices = new ArrayList<>();
+        List<SessionNotice> notices = new ArrayList<>();
         if (c.clock() == ClockType.CYCLE) {
-            notices.add("clock=cycle has no portable source; events are stamped with the QPC-like clock"
-                    + " (100 ns ticks, PerfFreq 10^7) and the header says clock type 1 (QPC)");
+            notices.add(new SessionNotice(SessionNotice.NOTE, "clock=cycle has no portable source; events are stamped"
+                    + " with the QPC-like clock (100 ns ticks, PerfFreq 10^7) and the header says clock type 1 (QPC)"));
         }
-        if (c.kernelFlagBits() != 0 || c.has(LogFileMode.SYSTEM_LOGGER)) {
-            notices.add("kernel flags " + c.kernelFlags() + (c.has(LogFileMode.SYSTEM_LOGGER) ? " / system-logger" : "")
-                    + " accepted, but there is no Windows kernel here: no kernel events are recorded");
+        notices.addAll(kernelNotices(c, LinuxKernelCollector.isLinux()));
+        return notices;
+    }
+
+    /**
+     * What becomes of kernel= here: on Linux the flags with an equivalent are collected (docs/linux-kernel-events.md)
+     * and each other flag gets its own notice; elsewhere none is, and one notice says so. Whether the collector
+     * can run (root, tracefs) is found at start, and reported then.
+     */
+    static List<SessionNotice> kernelNotices(SessionConfig c, boolean linux) {
+        List<SessionNotice> notices = new ArrayList<>();
+        if (c.kernelFlagBits() == 0) {
+            if (c.has(LogFileMode.SYSTEM_LOGGER)) {
+                notices.add(new SessionNotice(SessionNotice.NOTE, "mode=system-logger without kernel= flags: no kernel"
+                        + " events are asked for, none are recorded"));
+            }
+            return notices;
         }
+        if (!linux) {
+            notices.add(new SessionNotice(SessionNotice.PROBLEM, "kernel flags " + c.kernelFlags() + " accepted, but"
+                    + " there is no Windows kernel here and the portable backend collects kernel events only on Linux"
+                    + " (tracefs): no kernel events are recorded"));
+            return notices;
+        }
+        notices.addAll(KernelFlagPlan.of(c.kernelFlags()).notices);
         return notices;
     }
 

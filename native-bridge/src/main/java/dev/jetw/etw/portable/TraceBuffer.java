@@ -18,6 +18,12 @@ class TraceBuffer {
     int used = EtlFormat.BUFFER_HEADER_SIZE;
     int events;
     long lastTimeStamp;
+    /** Session notices among {@link #events}: the session's own records, counted as nobody's events. */
+    int notices;
+    /** Holds kernel records (KernelBuffers): their events are counted apart from the provider's. */
+    boolean kernel;
+    /** The CPU whose stream this buffer is (its ProcessorIndex in the file); 0 for the writers' buffers. */
+    int processor;
 
     TraceBuffer(int bufferSize) {
         this.words = new long[bufferSize >>> 3];
@@ -41,5 +47,8 @@ class TraceBuffer {
         used = EtlFormat.BUFFER_HEADER_SIZE;
         events = 0;
         lastTimeStamp = 0;
+        kernel = false;
+        processor = 0;
+        notices = 0;
     }
 }

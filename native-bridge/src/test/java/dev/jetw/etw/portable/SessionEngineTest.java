@@ -353,11 +353,61 @@ class SessionEngineTest {
     }
 
     @Test
-    void kernelFlagsAreAcceptedWithANotice() throws Exception {
-        String name = TestSupport.uniqueName("kernel");
-        etw.startSession(config(name, dir.resolve("k.etl")).modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER)
-                .kernelFlags(java.util.EnumSet.of(dev.jetw.etw.KernelFlag.PROCESS)).build());
-        assertTrue(etw.notices(name).get(0).contains("no kernel events"));
-        etw.stopSession(name);
+    void kernelFlagsWithoutALinuxEquivalentGetOneNoticeEach() throws Exception {
+        SessionConfig c = config("k", dir.resolve("k.etl")).modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER)
+                .kernelFlags(java.util.EnumSet.of(dev.jetw.etw.KernelFlag.PROCESS, dev.jetw.etw.KernelFlag.PROFILE,
+                        dev.jetw.etw.KernelFlag.MEMORY_HARD_FAULTS, dev.jetw.etw.KernelFlag.FILE_IO)).build();
+        List<String> linux = new ArrayList<>();
+        for (dev.jetw.etl.SessionNotice n : SessionRules.kernelNotices(c, true)) {
+            assertEquals(dev.jetw.etl.SessionNotice.PROBLEM, n.kind());
+            linux.add(n.text());
+        }
+        assertEquals(3, linux.size(), linux.toString());
+        assertTrue(linux.get(0).startsWith("kernel=memory_hard_faults: not recorded on Linux"), linux.toString());
+        assertTrue(linux.get(1).startsWith("kernel=profile: not recorded on Linux: CPU samples need perf_event_open(2)"));
+        assertTrue(linux.get(2).startsWith("kernel=file_io: not recorded on Linux"));
+        List<dev.jetw.etl.SessionNotice> elsewhere = SessionRules.kernelNotices(c, false);
+        assertEquals(1, elsewhere.size());
+        assertTrue(elsewhere.get(0).text().contains("collects kernel events only on Linux"), elsewhere.toString());
+        SessionConfig loggerOnly = config("k", dir.resolve("k.etl")).modes(LogFileMode.SEQUENTIAL,
+                LogFileMode.SYSTEM_LOGGER).build();
+        assertEquals(dev.jetw.etl.SessionNotice.NOTE, SessionRules.kernelNotices(loggerOnly, true).get(0).kind());
+    }
+
+    @Test
+    void aSessionWithKernelFlagsStartsWhereKernelEventsCannotBeCollected() throws Exception {
+        // A tracefs root that is not one: as on a host without tracefs, or a JVM that is not root.
+        String name = TestSupport.uniqueName("nokernel");
+        Path file = dir.resolve("nokernel.etl");
+        System.setProperty("jetw.tracefs", dir.resolve("no-tracefs").toString());
+        try {
+            etw.startSession(config(name, file).modes(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER)
+                    .kernelFlags(java.util.EnumSet.of(dev.jetw.etw.KernelFlag.CSWITCH)).build());
+        } finally {
+            System.clearProperty("jetw.tracefs");
+        }
+        ClassicProvider p = TestSupport.enabledProvider(etw, name);
+        assertTrue(TestSupport.emit(p, p.newScratch(), 1, 1, 0), "jetw's events are written");
+        List<String> notices = etw.notices(name);
+        assertEquals(1, notices.size(), notices.toString());
+        assertTrue(notices.get(0).startsWith("kernel=cswitch: no kernel events: "), notices.get(0));
+        SessionStats st = etw.stopSession(name);
+        p.close();
+        assertEquals(0, st.eventsLost());
+        List<String> problems = new ArrayList<>();
+        int events = 0;
+        try (dev.jetw.etl.EtlReader r = dev.jetw.etl.EtlReader.open(file)) {
+            for (dev.jetw.etl.EtlRecord rec = r.next(); rec != null; rec = r.next()) {
+                dev.jetw.etl.SessionNotice n = dev.jetw.etl.SessionNotice.decode(rec);
+                if (n != null && n.isProblem()) {
+                    problems.add(n.text());
+                    assertEquals(0, rec.threadId());
+                } else if (!rec.isLogfileHeader()) {
+                    events++;
+                }
+            }
+        }
+        assertEquals(notices, problems, "the trace carries the problem");
+        assertEquals(1, events);
     }
 }

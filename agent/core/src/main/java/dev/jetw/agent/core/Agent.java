@@ -165,6 +165,9 @@ final class Agent {
         sb.append("events dropped:      ").append(events.dropped).append(" (refused before a buffer)\n");
         sb.append("events lost:         ").append(events.lostText()).append(" (in buffers that could not be written)\n");
         sb.append("events truncated:    ").append(session.provider.eventsTruncated()).append('\n');
+        if (events.kernel != null) {
+            sb.append("kernel events:       ").append(events.kernel).append('\n');
+        }
         sb.append("enabled level:       ").append(session.provider.isEnabled() ? levelName(session.provider.enabledLevel()) : "disabled").append('\n');
         sb.append("internal errors:     ").append(Dispatcher.internalErrors()).append('\n');
         String lastError = events.writeError != null ? events.writeError : last == null ? "none" : last.toString().replace('\n', ' ');

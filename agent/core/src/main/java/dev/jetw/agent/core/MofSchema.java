@@ -53,9 +53,15 @@ public final class MofSchema {
         typeClass(m, "Jetw_Method_Rundown", "Jetw_Method", new int[] {EventType.DC_START, EventType.DC_END}, new String[] {"DCStart", "DCEnd"},
                 "uint32", "MethodId", "string", "ClassName", "string", "MethodName", "string", "Descriptor");
 
-        eventClass(m, "Jetw_Thread", "Thread rundown: names of Java threads", JetwSchema.THREAD_CLASS);
+        // Two versions of one class, as Microsoft's MOF qualifier page says: the latest keeps the name and the highest
+        // EventVersion, the older one is renamed <class>_V0 with EventVersion(0); a decoder picks by Class.Version.
+        eventClass(m, "Jetw_Thread", "Thread rundown: names of Java threads and their OS thread ids", JetwSchema.THREAD_CLASS,
+                JetwSchema.THREAD_VERSION);
         typeClass(m, "Jetw_Thread_Rundown", "Jetw_Thread", new int[] {EventType.DC_START, EventType.DC_END}, new String[] {"DCStart", "DCEnd"},
-                "uint64", "JavaThreadId", "string", "ThreadName");
+                "uint64", "JavaThreadId", "uint64", "OsThreadId", "string", "ThreadName");
+        eventClass(m, "Jetw_Thread_V0", "Thread rundown, version 0 (before the OS thread id)", JetwSchema.THREAD_CLASS, 0);
+        typeClass(m, "Jetw_Thread_V0_Rundown", "Jetw_Thread_V0", new int[] {EventType.DC_START, EventType.DC_END},
+                new String[] {"DCStart", "DCEnd"}, "uint64", "JavaThreadId", "string", "ThreadName");
         for (JvmEventSchema.EventClass c : JvmEventSchema.CLASSES) {
             runtimeClass(m, c);
         }
@@ -83,8 +89,12 @@ public final class MofSchema {
     }
 
     private static void eventClass(StringBuilder m, String name, String description, UUID guid) {
+        eventClass(m, name, description, guid, 0);
+    }
+
+    private static void eventClass(StringBuilder m, String name, String description, UUID guid, int version) {
         m.append("[" + DYNAMIC + ", Description(\"").append(description).append("\"), Guid(\"").append(guid(guid))
-                .append("\"), EventVersion(0)]\n");
+                .append("\"), EventVersion(").append(version).append(")]\n");
         m.append("class ").append(name).append(" : Jetw\n{\n};\n\n");
     }
 

@@ -72,14 +72,17 @@ class MofSchemaTest {
     @Test
     void everyClassUsesTheQualifierFormOfMicrosoftsClassicSchemaSamples() {
         Map<String, MofClass> classes = parse(MofSchema.generate());
-        assertEquals(44, classes.size(), classes.keySet().toString());
+        assertEquals(46, classes.size(), classes.keySet().toString());
         for (MofClass c : classes.values()) {
             assertTrue(c.qualifiers.startsWith("dynamic: ToInstance, "), c.name + ": [" + c.qualifiers + "]");
         }
-        for (String eventClass : new String[] {"Jetw_MethodCall", "Jetw_Method", "Jetw_Thread"}) {
+        for (String eventClass : new String[] {"Jetw_MethodCall", "Jetw_Method", "Jetw_Thread_V0"}) {
             assertTrue(classes.get(eventClass).qualifiers.contains("EventVersion(0)"),
                     eventClass + ": the writer's Class.Version, also of a cut event, is 0");
         }
+        assertTrue(classes.get("Jetw_Thread").qualifiers.contains("EventVersion(" + JetwSchema.THREAD_VERSION + ")"),
+                "the latest Thread version keeps the class name (Microsoft: older versions are renamed _Vn)");
+        assertEquals(guidOf(classes.get("Jetw_Thread")), guidOf(classes.get("Jetw_Thread_V0")));
     }
 
     @Test
@@ -110,8 +113,8 @@ class MofSchemaTest {
         for (MofClass c : classes.values()) {
             MofClass parent = classes.get(c.parent);
             if (parent == null || !parent.qualifiers.contains("Guid") || c.parent.equals("EventTrace")
-                    || !guidOf(parent).equals(classGuid)) {
-                continue;
+                    || !guidOf(parent).equals(classGuid) || c.parent.matches(".*_V\\d+")) {
+                continue; // an older version (_Vn): the agent writes the latest
             }
             Matcher t = Pattern.compile("EventType[({]([0-9, ]+)[)}]").matcher(c.qualifiers);
             assertTrue(t.find(), c.name);

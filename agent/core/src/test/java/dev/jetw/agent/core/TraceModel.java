@@ -96,6 +96,7 @@ public final class TraceModel {
             } else if (e.classIndex == JetwSchema.THREAD_INDEX) {
                 ByteBuffer b = e.buf();
                 long tid = b.getLong();
+                b.getLong(); // the OS thread id: the agent writes Thread version 1
                 String name = utf16z(b);
                 (e.type == EventType.DC_START ? threadStarts : threadEnds).computeIfAbsent(tid, k -> new ArrayList<>()).add(name);
             }

@@ -33,6 +33,8 @@ final class TraceFile {
     final Map<Integer, Method> methodStarts = new LinkedHashMap<>();
     final Map<Integer, Method> methodEnds = new LinkedHashMap<>();
     final Map<Long, String> threadStarts = new LinkedHashMap<>();
+    /** Java thread id to OS thread id, from the Thread rundown (version 1). */
+    final Map<Long, Long> osThreadIds = new LinkedHashMap<>();
     int records;
 
     static TraceFile read(Path file) throws Exception {
@@ -56,6 +58,9 @@ final class TraceFile {
                     (r.type() == EventType.DC_END ? trace.methodEnds : trace.methodStarts).put(m.id(), m);
                 } else if (JetwSchema.THREAD_CLASS.equals(r.guid()) && r.type() == EventType.DC_START) {
                     long id = data.getLong();
+                    if (r.version() >= 1) {
+                        trace.osThreadIds.put(id, data.getLong());
+                    }
                     trace.threadStarts.put(id, utf16z(data));
                 }
             }

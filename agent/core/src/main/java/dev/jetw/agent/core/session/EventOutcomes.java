@@ -27,6 +27,11 @@ public final class EventOutcomes {
     final long buffersLost;
     /** The first failure to write the log file, or null. */
     public final String writeError;
+    /**
+     * The kernel events the session collected itself (portable backend on Linux, kernel=), counted apart from
+     * the agent's: "N written, M lost; COLLECTOR LINE"; null when the session collects none.
+     */
+    public final String kernel;
 
     public EventOutcomes(ClassicProvider provider, SessionStats stats) {
         long accepted = provider.eventsWritten();
@@ -34,6 +39,8 @@ public final class EventOutcomes {
         this.emitted = accepted + dropped;
         this.buffersLost = stats == null ? 0 : stats.logBuffersLost();
         this.writeError = stats == null ? null : stats.lastWriteError();
+        this.kernel = stats == null || stats.kernelLine() == null ? null : stats.kernelEventsWritten() + " written, "
+                + stats.kernelEventsLost() + " lost (" + stats.kernelLine() + ")";
         if (stats != null && stats.eventsWritten() >= 0) {
             this.written = stats.eventsWritten();
             this.lost = stats.eventsInLostBuffers();
@@ -48,7 +55,8 @@ public final class EventOutcomes {
     /** "W written, D dropped, L lost of E emitted" (and what is still in buffers, when any). */
     public String line() {
         return written + " events written, " + dropped + " dropped, " + lostText() + " lost of " + emitted + " emitted"
-                + (inBuffers > 0 ? " (" + inBuffers + " still in buffers)" : "");
+                + (inBuffers > 0 ? " (" + inBuffers + " still in buffers)" : "")
+                + (kernel == null ? "" : "; kernel events: " + kernel);
     }
 
     public String lostText() {

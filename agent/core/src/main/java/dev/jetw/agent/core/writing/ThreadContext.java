@@ -31,6 +31,11 @@ final class ThreadContext {
     final int slot;
     /** The name at the thread's first event; its DC_END repeats it. */
     String threadName;
+    /**
+     * The OS thread id, read by the thread itself with its name (OsThreadId: /proc/thread-self on Linux), once;
+     * 0 when unknown: a virtual thread (its carrier changes), or an OS that does not say.
+     */
+    long osThreadId;
     boolean threadNamed;
     /** Whether the thread's DC_START was accepted; if not, the stop's rundown names the thread. */
     boolean nameWritten;

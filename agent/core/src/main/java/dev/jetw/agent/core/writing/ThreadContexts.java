@@ -37,10 +37,12 @@ final class ThreadContexts {
     /** The id and name of an ended thread still to be named by the stop's rundown. */
     static final class EndedThread {
         final long javaThreadId;
+        final long osThreadId;
         final String name;
 
-        EndedThread(long javaThreadId, String name) {
+        EndedThread(long javaThreadId, long osThreadId, String name) {
             this.javaThreadId = javaThreadId;
+            this.osThreadId = osThreadId;
             this.name = name;
         }
     }
@@ -196,7 +198,7 @@ final class ThreadContexts {
                 }
                 ended.add(c);
                 if (c.threadNamed && !c.nameWritten) {
-                    endedUnnamed.add(new EndedThread(c.javaThreadId, c.threadName));
+                    endedUnnamed.add(new EndedThread(c.javaThreadId, c.osThreadId, c.threadName));
                 }
             }
         }

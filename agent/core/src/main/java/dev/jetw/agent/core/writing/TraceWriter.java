@@ -300,13 +300,14 @@ public final class TraceWriter implements CallHandler {
             contexts.pruneIfDue();
             c.threadNamed = true;
             c.threadName = Thread.currentThread().getName();
+            c.osThreadId = OsThreads.ofCurrentThread();
             writeThread(c, EventType.DC_START);
         }
     }
 
     /** Through the provider's reserved path, without waiting: this runs on the application's thread. */
     private void writeThread(ThreadContext c, int type) {
-        c.nameWritten = writeThreadName(c, type, c.javaThreadId, c.threadName, 0L);
+        c.nameWritten = writeThreadName(c, type, c.javaThreadId, c.osThreadId, c.threadName, 0L);
     }
 
     /** The calling thread's context, marked busy; the caller must call {@link #release}. Used by rundown and stop. */
@@ -348,22 +349,28 @@ public final class TraceWriter implements CallHandler {
             // DC_END for every named thread still known, ended ones too: in a circular file or a ring its
             // DC_START may have been overwritten while the thread's events survive.
             if (t.threadNamed && (end || t.thread.isAlive())) {
-                writeThreadName(writer, type, t.javaThreadId, t.threadName, Rundown.patienceUntil(deadline));
+                writeThreadName(writer, type, t.javaThreadId, t.osThreadId, t.threadName, Rundown.patienceUntil(deadline));
             }
         }
         if (end) {
             for (ThreadContexts.EndedThread t : contexts.endedUnnamed()) {
-                writeThreadName(writer, type, t.javaThreadId, t.name, Rundown.patienceUntil(deadline));
+                writeThreadName(writer, type, t.javaThreadId, t.osThreadId, t.name, Rundown.patienceUntil(deadline));
             }
         }
     }
 
-    /** A Thread rundown record (u64 Java thread id, name) from {@code writer}'s scratch, waiting up to {@code patienceNanos} for a buffer. */
-    private boolean writeThreadName(ThreadContext writer, int type, long javaThreadId, String name, long patienceNanos) {
-        ByteBuffer p = writer.scratch.payload(8 + Payloads.utf16zBytes(name));
+    /**
+     * A Thread rundown record (version 1: u64 Java thread id, u64 OS thread id, name) from {@code writer}'s scratch,
+     * waiting up to {@code patienceNanos} for a buffer.
+     */
+    private boolean writeThreadName(ThreadContext writer, int type, long javaThreadId, long osThreadId, String name,
+                                    long patienceNanos) {
+        ByteBuffer p = writer.scratch.payload(16 + Payloads.utf16zBytes(name));
         p.putLong(javaThreadId);
+        p.putLong(osThreadId);
         Payloads.putUtf16z(p, name);
-        return provider.writeReserved(writer.scratch, type, 0, JetwSchema.THREAD_INDEX, 0, -1, 0, patienceNanos);
+        return provider.writeReserved(writer.scratch, type, 0, JetwSchema.THREAD_VERSION, JetwSchema.THREAD_INDEX, 0, -1,
+                0, patienceNanos);
     }
 
     ThreadContexts contexts() {

@@ -1,0 +1,334 @@
+package dev.jetw.agent.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.acme.app.KernelWhyApp;
+import dev.jetw.analysis.cli.EtlTool;
+import dev.jetw.etl.EtlReader;
+import dev.jetw.etl.EtlRecord;
+import dev.jetw.etl.EventType;
+import dev.jetw.etl.JetwSchema;
+import dev.jetw.etw.portable.linux.KernelTests;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code jetw etl why} on a trace with the Linux kernel's evidence (portable backend, {@code
+ * kernel=process,thread,cswitch,disk_io}) of a child JVM whose calls are slow for known reasons (KernelWhyApp):
+ * a sleep is waiting, a lone spin is on a CPU, more busy threads than cores wait for a CPU, a blocked monitor
+ * is waiting, a write + fsync on a real disk is disk I/O of the calling thread; and the sleep's START and END
+ * bracket its switch out and its wake-up on the one clock. Needs root and tracefs (KernelTests: skipped with
+ * the reason elsewhere). The figures each run measured are printed (the test's output file).
+ */
+class KernelWhyIT {
+
+    static final String APP = KernelWhyApp.class.getName();
+    /** Kernel and Java times share one clock: within 0.3 µs (DESIGN measurements); the file's ticks are 100 ns. */
+    static final long CLOCK_TOLERANCE_TICKS = 10;
+
+    @TempDir
+    Path temp;
+
+    /** A call's breakdown as why prints it: row name to ms, and the detail text of each row. */
+    record Call(String method, String thread, double wall, Map<String, Double> ms, Map<String, String> detail) {
+        double sum(String prefix) {
+            double s = 0;
+            for (Map.Entry<String, Double> e : ms.entrySet()) {
+                if (e.getKey().startsWith(prefix)) {
+                    s += e.getValue();
+                }
+            }
+            return s;
+        }
+
+        double pct(String prefix) {
+            return 100 * sum(prefix) / wall;
+        }
+
+        String figures() {
+            return String.format(Locale.ROOT, "%s %.1f ms: on CPU %.1f%%, ready %.1f%%, waiting %.1f%%, unknown %.1f%%",
+                    method, wall, pct("on CPU"), pct("ready"), pct("waiting"), pct("unknown"));
+        }
+    }
+
+    @Test
+    void eachCallsTimeGoesWhereItsCauseSays() throws Exception {
+        KernelTests.require("KernelWhyIT.eachCallsTimeGoesWhereItsCauseSays");
+        Path data = realDiskFolder();
+        Path etl = temp.resolve("kernel-why.etl");
+        String options = "include=" + APP + ",exclude=" + APP + "#main;" + APP + "#contend;" + APP + "#crowd,backend=portable,"
+                + "kernel=process,thread,cswitch,disk_io,file=" + etl;
+        ChildJvm child = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=" + options), ChildJvm.appClassPath(),
+                KernelWhyApp.class, data.toString());
+        assertEquals(0, child.waitForExit(), child.toString());
+        assertTrue(child.stdout().contains("done"), child.toString());
+        assertFalse(child.stderr().contains("no kernel events"), child.toString());
+        assertTrue(child.stderr().contains("kernel events: "), "the stop line counts the kernel's events: " + child);
+
+        String out = run("why", "--slowest", "40", etl.toString());
+        List<Call> calls = calls(out);
+        List<String> figures = new ArrayList<>();
+        for (Call c : calls) {
+            figures.add(c.figures());
+            assertEquals(c.wall(), c.sum("on CPU") + c.sum("ready") + c.sum("waiting") + c.sum("unknown")
+                    + c.sum("terminated") + c.sum("off CPU"), 0.01 + c.ms().size() * 0.0015, "states add up: " + out);
+        }
+        Call sleep = one(calls, "sleepRequest", out);
+        Call spin = one(calls, "spinRequest", out);
+        Call lock = one(calls, "lockRequest", out);
+        Call fsync = one(calls, "fsyncRequest", out);
+        List<Call> crowd = all(calls, "crowdRequest");
+        double crowdReady = 0;
+        for (Call c : crowd) {
+            crowdReady += c.pct("ready") / crowd.size();
+        }
+        System.out.println("KernelWhyIT measured: " + String.join("; ", figures) + String.format(Locale.ROOT,
+                "; crowdRequest ready on average %.1f%% over %d calls; fsyncRequest disk I/O %s ms, %s", crowdReady,
+                crowd.size(), fsync.ms().get("disk I/O issued by the thread"), fsync.detail().get("disk I/O issued by the thread")));
+        assertTrue(sleep.pct("waiting") >= 70, sleep.figures() + "\n" + out);
+        assertTrue(lock.pct("waiting") >= 60, lock.figures() + "\n" + out);
+        assertEquals(4 * Runtime.getRuntime().availableProcessors(), crowd.size(), out);
+        assertTrue(crowdReady >= 30, "more busy threads than cores: each waits for a CPU much of the time, " + crowdReady
+                + "\n" + out);
+        // Ground truth for the CPU-bound calls: the CPU time each thread's own clock measured, which the kernel's
+        // switches must reproduce whatever else the (shared) machine runs.
+        Map<String, Double> cpuMs = new LinkedHashMap<>();
+        for (String line : child.stdout().split("\n")) {
+            String[] w = line.split(" ");
+            if (w.length == 4 && w[0].equals("cpu")) {
+                cpuMs.put(w[1] + "@" + w[2], Long.parseLong(w[3]) / 1e6);
+            }
+        }
+        for (Call c : crowd) {
+            assertOnCpuMatches(c, cpuMs.get("crowdRequest@" + c.thread()), out);
+        }
+        double spinShare = assertOnCpuMatches(spin, cpuMs.get("spinRequest@main"), out);
+        if (spinShare >= 80) {
+            assertTrue(spin.pct("on CPU") >= 70, spin.figures() + "\n" + out);
+        } else {
+            System.out.printf(Locale.ROOT, "KernelWhyIT: the lone spin got only %.1f%% of a CPU by its own clock (the machine"
+                    + " was busy): its 70%% on-CPU bound is not checked this run; why matched that clock%n", spinShare);
+        }
+        assertNotNull(fsync.ms().get("disk I/O issued by the thread"), out);
+        assertTrue(fsync.ms().get("disk I/O issued by the thread") > 0, out);
+        Matcher bytes = Pattern.compile("(\\d+) requests?, (\\d+) bytes").matcher(fsync.detail().get("disk I/O issued by the thread"));
+        assertTrue(bytes.find(), out);
+        assertTrue(Long.parseLong(bytes.group(2)) >= 4L << 20, "the 4 MiB written, issued by the calling thread: " + out);
+
+        sleepBracketsItsSwitches(etl);
+
+        String summary = run("summary", etl.toString());
+        assertTrue(summary.contains("Thread/CSwitch") && summary.contains("DiskIo/Write"), summary);
+    }
+
+    /**
+     * why's on-CPU time of {@code c} equals the CPU time its thread's own clock measured, within 10 % of the wall
+     * time and 3 ms: a switch in the kernel did not record (docs/linux-kernel-events.md) costs up to the time to the
+     * next switch out (counted as on CPU since the wake-up or preemption) or to the call's end (counted as ready:
+     * 23 ms of a 400 ms spin in one run); returns that measured share of the wall time, in %.
+     */
+    private static double assertOnCpuMatches(Call c, Double measuredMs, String out) {
+        assertNotNull(measuredMs, "the app's CPU time of " + c.method() + " on " + c.thread());
+        double onCpu = c.sum("on CPU");
+        System.out.printf(Locale.ROOT, "KernelWhyIT %s on %s: on CPU %.1f ms by the kernel's switches, %.1f ms by the"
+                + " thread's CPU clock, wall %.1f ms%n", c.method(), c.thread(), onCpu, measuredMs, c.wall());
+        assertEquals(measuredMs, onCpu, 0.10 * c.wall() + 3, c.figures() + "\n" + out);
+        return 100 * measuredMs / c.wall();
+    }
+
+    /** The sleep's START comes before its switch out, its END after its wake-up, within the clocks' tolerance. */
+    private void sleepBracketsItsSwitches(Path etl) throws Exception {
+        TraceFile trace = TraceFile.read(etl);
+        int sleepId = trace.methodId(APP, "sleepRequest");
+        TraceFile.Call start = null;
+        TraceFile.Call end = null;
+        for (TraceFile.Call c : trace.calls) {
+            if (c.methodId() == sleepId && c.type() == EventType.START) {
+                start = c;
+            } else if (c.methodId() == sleepId && c.type() == EventType.END) {
+                end = c;
+            }
+        }
+        assertNotNull(start);
+        assertNotNull(end);
+        Long os = trace.osThreadIds.get((long) start.threadId());
+        assertNotNull(os, "the Thread rundown gives main's OS thread id: " + trace.osThreadIds);
+        long out = -1;
+        long in = -1;
+        try (EtlReader r = EtlReader.open(etl)) {
+            for (EtlRecord rec; (rec = r.next()) != null; ) {
+                if (rec.group() != 0x05 || (rec.type() != 36 && rec.type() != 50)) {
+                    continue;
+                }
+                ByteBuffer p = ByteBuffer.wrap(rec.userData()).order(ByteOrder.LITTLE_ENDIAN);
+                long t = rec.rawTimestamp();
+                if (t < start.timestamp() - CLOCK_TOLERANCE_TICKS || t > end.timestamp() + CLOCK_TOLERANCE_TICKS) {
+                    continue;
+                }
+                if (rec.type() == 36 && p.getInt(4) == os && p.get(14) == 5 && (out < 0 || t < out)) {
+                    out = t;
+                }
+                if ((rec.type() == 36 && p.getInt(0) == os) || (rec.type() == 50 && p.getInt(0) == os)) {
+                    in = Math.max(in, t);
+                }
+            }
+        }
+        assertTrue(out > 0, "the sleep's switch out lies inside START..END");
+        assertTrue(in > out + 2_900_000, "its wake-up (readied or switched in) 290 ms later, before the END");
+        System.out.printf(Locale.ROOT, "KernelWhyIT clock: START -> switch out %.1f us, wake-up -> END %.1f us"
+                + " (tolerance %d ticks of 100 ns)%n", (out - start.timestamp()) / 10.0, (end.timestamp() - in) / 10.0,
+                CLOCK_TOLERANCE_TICKS);
+    }
+
+    /** Without tracefs the session starts with jetw's events; one line says why; the trace carries it as a problem. */
+    @Test
+    void withoutTracefsTheSessionRunsOnAndTheTraceSaysWhy() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("linux"),
+                "kernel= is collected on Linux only");
+        Path etl = temp.resolve("no-tracefs.etl");
+        Path none = temp.resolve("no-tracefs");
+        String options = "include=" + APP + ",exclude=" + APP + "#main;" + APP + "#contend;" + APP + "#crowd;" + APP
+                + "#crowdRequest;" + APP + "#spinRequest,backend=portable,kernel=cswitch+profile,file=" + etl;
+        ChildJvm child = ChildJvm.start(List.of("-Djetw.tracefs=" + none, "-javaagent:" + ChildJvm.agentJar() + "=" + options),
+                ChildJvm.appClassPath(), KernelWhyApp.class, temp.toString());
+        assertEquals(0, child.waitForExit(), child.toString());
+        List<String> lines = new ArrayList<>();
+        for (String l : child.stderrLines()) {
+            if (l.contains("kernel=")) {
+                lines.add(l);
+            }
+        }
+        assertEquals(2, lines.size(), "one line per flag it cannot honour, one for what is missing: " + child);
+        assertTrue(lines.get(0).contains("kernel=profile: not recorded on Linux"), lines.toString());
+        assertTrue(lines.get(1).contains("kernel=cswitch+profile: no kernel events: jetw.tracefs=" + none
+                + " is not a tracefs root"), lines.toString());
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        int status = EtlTool.run(new String[] {"summary", etl.toString()}, new PrintStream(o, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        String summary = o.toString(StandardCharsets.UTF_8);
+        assertTrue(summary.contains("session: kernel=cswitch+profile: no kernel events"), summary);
+        assertTrue(summary.contains("session: kernel=profile: not recorded"), summary);
+        assertTrue(status != EtlTool.OK, "a problem makes the summary's status say so: " + status);
+        String why = run("why", etl.toString());
+        assertTrue(why.contains("note: no kernel events in this trace"), why);
+        assertTrue(TraceFile.read(etl).count(EventType.START, TraceFile.read(etl).methodId(APP, "sleepRequest")) == 1,
+                "jetw's events are there");
+    }
+
+    /** Run as another user than root, the collector cannot use tracefs: the one line says so and how to grant it. */
+    @Test
+    void asAnotherUserTheLineSaysTracefsIsRootOnly() throws Exception {
+        KernelTests.require("KernelWhyIT.asAnotherUserTheLineSaysTracefsIsRootOnly");
+        Path setpriv = Paths.get("/usr/bin/setpriv");
+        if (!Files.isExecutable(setpriv)) {
+            System.out.println("jetw kernel test: KernelWhyIT.asAnotherUserTheLineSaysTracefsIsRootOnly: no setpriv"
+                    + " to run the child as another user");
+            Assumptions.assumeTrue(false, "no /usr/bin/setpriv to run the child as another user");
+        }
+        Path dir = temp.resolve("nobody");
+        Files.createDirectories(dir);
+        Files.setPosixFilePermissions(temp, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path etl = dir.resolve("nobody.etl");
+        String options = "include=" + APP + ",exclude=" + APP + "#main;" + APP + "#contend;" + APP + "#crowd;" + APP
+                + "#crowdRequest;" + APP + "#spinRequest,backend=portable,kernel=process,thread,cswitch,disk_io,file=" + etl;
+        List<String> command = new ArrayList<>(List.of(setpriv.toString(), "--reuid=65534", "--regid=65534",
+                "--clear-groups", ChildJvm.java().toString(), "-Djetw.lib.dir=" + dir.resolve("lib"),
+                "-javaagent:" + ChildJvm.agentJar() + "=" + options, "-cp"));
+        command.add(String.join(java.io.File.pathSeparator, ChildJvm.appClassPath().stream().map(Path::toString)
+                .toArray(String[]::new)));
+        command.add(APP);
+        command.add(dir.toString());
+        ChildJvm.Result r = ChildJvm.run(command);
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stderr().contains("kernel=process+thread+cswitch+disk_io: no kernel events: tracefs is root-only"
+                + " (mode 700) and this JVM runs as uid 65534: run it as root (sudo)"), r.toString());
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        EtlTool.run(new String[] {"summary", etl.toString()}, new PrintStream(o, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertTrue(o.toString(StandardCharsets.UTF_8).contains("session: kernel=process+thread+cswitch+disk_io: no kernel"
+                + " events: tracefs is root-only"), o.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A folder on a real disk (not tmpfs) for the fsync: the temp folder, or one under target/. */
+    private Path realDiskFolder() throws Exception {
+        FileStore store = Files.getFileStore(temp);
+        if (!store.type().equals("tmpfs")) {
+            return temp;
+        }
+        Path dir = Paths.get("target", "kernel-why-data").toAbsolutePath();
+        Files.createDirectories(dir);
+        assertFalse(Files.getFileStore(dir).type().equals("tmpfs"), "no folder on a real disk for the fsync");
+        return dir;
+    }
+
+    private static String run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = EtlTool.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, text + err.toString(StandardCharsets.UTF_8));
+        return text;
+    }
+
+    private static Call one(List<Call> calls, String method, String out) {
+        List<Call> found = all(calls, method);
+        assertEquals(1, found.size(), method + ": " + out);
+        return found.get(0);
+    }
+
+    private static List<Call> all(List<Call> calls, String method) {
+        List<Call> found = new ArrayList<>();
+        for (Call c : calls) {
+            if (c.method().equals(method)) {
+                found.add(c);
+            }
+        }
+        return found;
+    }
+
+    /** The calls of why's text: "#N WALL ms  CLASS.METHOD(DESC)  ...", then "  ROW  MS  PCT%  DETAIL" lines. */
+    static List<Call> calls(String out) {
+        List<Call> calls = new ArrayList<>();
+        Pattern head = Pattern.compile("^#\\d+ ([0-9.]+) ms  " + Pattern.quote(APP) + "\\.(\\w+)\\(.*thread \\d+ \"([^\"]*)\".*$");
+        Pattern row = Pattern.compile("^  (.{44}) +([0-9.]+|-) +([0-9.]+%|-)(?:  (.*))?$");
+        Call current = null;
+        for (String line : out.split("\n")) {
+            Matcher h = head.matcher(line);
+            if (h.matches()) {
+                current = new Call(h.group(2), h.group(3), Double.parseDouble(h.group(1)), new LinkedHashMap<>(),
+                        new LinkedHashMap<>());
+                calls.add(current);
+                continue;
+            }
+            Matcher r = row.matcher(line);
+            if (current != null && r.matches() && !r.group(2).equals("-")) {
+                String name = r.group(1).trim();
+                current.ms().put(name, Double.parseDouble(r.group(2)));
+                current.detail().put(name, r.group(4) == null ? "" : r.group(4));
+            }
+        }
+        return calls;
+    }
+}

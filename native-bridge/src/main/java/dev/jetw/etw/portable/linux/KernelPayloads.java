@@ -1,0 +1,149 @@
+package dev.jetw.etw.portable.linux;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The payloads (UserData) of the Windows kernel records the Linux evidence becomes, laid out as Microsoft's
+ * MOF classes describe them for 64-bit records (docs/kernel-events.md; the reader's KernelDecoder decodes
+ * exactly these): little-endian, pointers 8 bytes, no padding. Each method fills {@code b} (little-endian,
+ * cleared by the caller, large enough) from position 0 and returns the length, so that the per-event path
+ * allocates nothing. The record header (group, type, version, ids, time) is the writer's business.
+ */
+final class KernelPayloads {
+
+    static final int GROUP_DISK_IO = 0x01;
+    static final int GROUP_PROCESS = 0x03;
+    static final int GROUP_THREAD = 0x05;
+
+    static final int START = 1;
+    static final int END = 2;
+    static final int DC_START = 3;
+    static final int CSWITCH = 36;
+    static final int READY_THREAD = 50;
+    static final int DISK_READ = 10;
+    static final int DISK_WRITE = 11;
+    static final int DISK_READ_INIT = 12;
+    static final int DISK_WRITE_INIT = 13;
+    static final int DISK_FLUSH = 14;
+    static final int DISK_FLUSH_INIT = 15;
+
+    /** MOF class versions written: the ones the reader decodes (and Windows 10 writes). */
+    static final int THREAD_VERSION = 3;
+    static final int CSWITCH_VERSION = 2;
+    static final int PROCESS_VERSION = 4;
+    static final int DISK_IO_VERSION = 3;
+
+    /** IRP flags (wdm.h) for DiskIo.IrpFlags. */
+    static final int IRP_NOCACHE = 0x1;
+    static final int IRP_SYNCHRONOUS_API = 0x4;
+    static final int IRP_READ_OPERATION = 0x100;
+    static final int IRP_WRITE_OPERATION = 0x200;
+
+    /** Room for any payload but Process's strings. */
+    static final int MAX_FIXED = 72;
+
+    private KernelPayloads() {
+    }
+
+    /** CSwitch (Thread type 36, version 2): 24 bytes. */
+    static int cswitch(ByteBuffer b, int newTid, int oldTid, int newPriority, int oldPriority, int waitReason,
+                       int waitMode, int oldState, int idealProcessor) {
+        b.putInt(0, newTid).putInt(4, oldTid);
+        b.put(8, (byte) newPriority).put(9, (byte) oldPriority);
+        b.put(10, (byte) 0); // PreviousCState: C-states are not traced
+        b.put(11, (byte) 0); // SpareByte
+        b.put(12, (byte) waitReason).put(13, (byte) waitMode).put(14, (byte) oldState).put(15, (byte) idealProcessor);
+        b.putInt(16, 0); // NewThreadWaitTime: its unit is undocumented; left 0 rather than guessed
+        b.putInt(20, 0); // Reserved
+        return 24;
+    }
+
+    /** ReadyThread (Thread type 50, version 2): 8 bytes. */
+    static int readyThread(ByteBuffer b, int readiedTid, int flag) {
+        b.putInt(0, readiedTid);
+        b.put(4, (byte) 0); // AdjustReason
+        b.put(5, (byte) 0); // AdjustIncrement
+        b.put(6, (byte) flag).put(7, (byte) 0);
+        return 8;
+    }
+
+    /**
+     * Thread_V3_TypeGroup1 (Start 1, End 2, DCStart 3; version 3): 72 bytes. Linux gives no stack bounds,
+     * affinity, start address or TEB to a tracer: they are 0. PagePriority 5 and IoPriority 2 are Windows'
+     * normal values.
+     */
+    static int thread(ByteBuffer b, int pid, int tid, int basePriority) {
+        b.putInt(0, pid).putInt(4, tid);
+        for (int i = 8; i < 64; i += 8) {
+            b.putLong(i, 0L); // StackBase, StackLimit, UserStackBase, UserStackLimit, Affinity, Win32StartAddr, TebBase
+        }
+        b.putInt(64, 0); // SubProcessTag
+        b.put(68, (byte) basePriority).put(69, (byte) 5).put(70, (byte) 2).put(71, (byte) 0);
+        return 72;
+    }
+
+    /**
+     * Process_V4_TypeGroup1 (Start 1, End 2, DCStart 3; version 4): UniqueProcessKey = the pid (there is no
+     * EPROCESS address; the pid keeps it unique), UserSID absent (a 4-byte 0), ImageFileName = the command's
+     * name (ANSI), CommandLine UTF-16. Allocates (rare: once per process).
+     */
+    static byte[] process(int pid, int parentPid, int exitStatus, String imageFileName, String commandLine) {
+        byte[] image = (imageFileName + "\0").getBytes(StandardCharsets.ISO_8859_1);
+        byte[] cmd = (commandLine + "\0").getBytes(StandardCharsets.UTF_16LE);
+        ByteBuffer b = ByteBuffer.allocate(8 + 4 * 4 + 8 + 4 + 4 + image.length + cmd.length + 2 + 2)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putLong(pid);
+        b.putInt(pid).putInt(parentPid).putInt(0).putInt(exitStatus); // ProcessId, ParentId, SessionId, ExitStatus
+        b.putLong(0); // DirectoryTableBase
+        b.putInt(0); // Flags
+        b.putInt(0); // UserSID: absent
+        b.put(image).put(cmd);
+        b.putShort((short) 0); // PackageFullName ""
+        b.putShort((short) 0); // ApplicationId ""
+        return b.array();
+    }
+
+    /**
+     * DiskIo_TypeGroup1 (Read 10, Write 11; version 3): 52 bytes. HighResResponseTime in the file's QPC ticks
+     * (portable files: 100 ns); Irp = the request's number in this session; FileObject 0 (the block layer
+     * does not know the file).
+     */
+    static int diskReadWrite(ByteBuffer b, int diskNumber, int irpFlags, int transferSize, long byteOffset, long irp,
+                             long responseTicks, int issuingTid) {
+        b.putInt(0, diskNumber).putInt(4, irpFlags).putInt(8, transferSize).putInt(12, 0);
+        b.putLong(16, byteOffset);
+        b.putLong(24, 0L);
+        b.putLong(32, irp);
+        b.putLong(40, responseTicks);
+        b.putInt(48, issuingTid);
+        return 52;
+    }
+
+    /** DiskIo_TypeGroup3 (FlushBuffers 14; version 3): 28 bytes. */
+    static int diskFlush(ByteBuffer b, int diskNumber, int irpFlags, long responseTicks, long irp, int issuingTid) {
+        b.putInt(0, diskNumber).putInt(4, irpFlags).putLong(8, responseTicks).putLong(16, irp).putInt(24, issuingTid);
+        return 28;
+    }
+
+    /** DiskIo_TypeGroup2 (ReadInit 12, WriteInit 13, FlushInit 15; version 3): 12 bytes. */
+    static int diskInit(ByteBuffer b, long irp, int issuingTid) {
+        b.putLong(0, irp).putInt(8, issuingTid);
+        return 12;
+    }
+
+    /** IrpFlags for a block request's rwbs ("WS", "RA", "FWS", ...). */
+    static int irpFlags(String rwbs) {
+        int f = IRP_NOCACHE;
+        String op = rwbs.startsWith("F") && rwbs.length() > 1 ? rwbs.substring(1) : rwbs;
+        if (op.startsWith("R")) {
+            f |= IRP_READ_OPERATION;
+        } else if (op.startsWith("W")) {
+            f |= IRP_WRITE_OPERATION;
+        }
+        if (rwbs.indexOf('S') > 0) {
+            f |= IRP_SYNCHRONOUS_API;
+        }
+        return f;
+    }
+}

@@ -1,0 +1,192 @@
+package dev.jetw.etw.portable.linux;
+
+import dev.jetw.etl.SessionNotice;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.Locale;
+
+/**
+ * The Linux equivalent of a system logger's kernel providers for one portable session: collects, through
+ * tracefs, the scheduler, thread, process and block-I/O evidence about this JVM's threads that its
+ * {@link KernelFlagPlan} asks for, and hands it on as Windows kernel records to a {@link KernelRecordSink}
+ * (docs/linux-kernel-events.md). Pure Java: tracefs is files; no native code.
+ *
+ * <p>{@link #start} either returns a running collector or throws {@link Unavailable} with one line naming
+ * what is missing and how to grant it; it never leaves anything behind in tracefs. {@link #stop} (also run
+ * by a shutdown hook, idempotent) drains what the kernel still holds, accounts for every event lost, and
+ * removes its tracefs instances. After a SIGKILL the kernel frees their buffers itself and the next start
+ * removes the empty instances.
+ */
+public final class LinuxKernelCollector {
+
+    /** Kernel events cannot be collected here: the one line says what is missing and how to grant it. */
+    public static final class Unavailable extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Unavailable(String message) {
+            super(message);
+        }
+    }
+
+    private final KernelRecordSink sink;
+    private final EvidenceTranslator translator;
+    private final TracefsSession tracefs;
+    private final long startedNanos = System.nanoTime();
+    private final Thread hook;
+    private String stopped;
+
+    private LinuxKernelCollector(KernelRecordSink sink, EvidenceTranslator translator, TracefsSession tracefs) {
+        this.sink = sink;
+        this.translator = translator;
+        this.tracefs = tracefs;
+        this.hook = new Thread(this::stop, "jetw-kernel-cleanup");
+    }
+
+    /** True on Linux, the only host with tracefs. */
+    public static boolean isLinux() {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
+    }
+
+    /** The NumberOfProcessors a file with kernel records needs: every CPU a record may come from. */
+    public static int processors() {
+        return CpuList.possible();
+    }
+
+    /**
+     * Starts collecting for this JVM. Records reach {@code sink} from the collector's pollers as soon as this
+     * returns (the sink must be ready); the notes a kernel gives (an event it lacks, the disk numbering) go to
+     * {@code sink.notice}.
+     */
+    public static LinuxKernelCollector start(KernelFlagPlan plan, KernelRecordSink sink) throws Unavailable {
+        if (!isLinux()) {
+            throw new Unavailable("kernel events need Linux's tracefs; this is " + System.getProperty("os.name"));
+        }
+        int pid;
+        int uid;
+        try {
+            pid = ProcFs.selfPid();
+            uid = ProcFs.uid();
+        } catch (IOException | RuntimeException e) {
+            throw new Unavailable("/proc is not readable (" + e.getMessage() + "): kernel events need procfs and tracefs");
+        }
+        TracefsLocator.Found found;
+        try {
+            found = TracefsLocator.findOrMount(uid == 0);
+        } catch (IOException e) {
+            throw new Unavailable("tracefs is not mounted and mounting it failed (" + e.getMessage() + "): as root, run"
+                    + " mount -t tracefs nodev " + TracefsLocator.CANONICAL);
+        }
+        if (found == null) {
+            throw new Unavailable(missingTracefs(uid));
+        }
+        File root = found.root;
+        DiskNumbers disks = new DiskNumbers(new File("/sys/block"));
+        EvidenceTranslator translator = new EvidenceTranslator(plan, pid, sink, disks, !TracefsSession.hasIoStart(root));
+        TracefsSession tracefs = new TracefsSession(root, plan, pid, translator);
+        try {
+            tracefs.start();
+        } catch (IOException e) {
+            throw new Unavailable("tracefs at " + root + " refused: " + e.getMessage() + (uid == 0
+                    ? " (root without CAP_SYS_ADMIN, as in a container? grant it: docker run --cap-add SYS_ADMIN)" : ""));
+        }
+        LinuxKernelCollector c = new LinuxKernelCollector(sink, translator, tracefs);
+        if (found.mountedByUs) {
+            sink.notice(SessionNotice.NOTE, "tracefs was not mounted: mounted it at " + root + " (left mounted)",
+                    KernelRecordSink.NOW);
+        }
+        for (SessionNotice n : tracefs.notes) {
+            sink.notice(n.kind(), n.text(), KernelRecordSink.NOW);
+        }
+        if (plan.needsBlock()) {
+            sink.notice(SessionNotice.NOTE, "DiskIo DiskNumber: " + (disks.describe().isEmpty() ? "no disk in /sys/block"
+                    : disks.describe()) + "; requests of other processes are not recorded", KernelRecordSink.NOW);
+        }
+        if (!tracefs.swept.isEmpty()) {
+            System.err.println("jetw portable: removed " + tracefs.swept.size() + " tracefs instances of JVMs that died"
+                    + " tracing: " + tracefs.swept);
+        }
+        try {
+            Runtime.getRuntime().addShutdownHook(c.hook);
+        } catch (IllegalStateException e) {
+            // the JVM is already exiting: the session's own stop follows
+        }
+        return c;
+    }
+
+    /** Why tracefs cannot be used, and how to grant it. */
+    private static String missingTracefs(int uid) {
+        String forced = System.getProperty(TracefsLocator.PROPERTY);
+        if (forced != null) {
+            return TracefsLocator.PROPERTY + "=" + forced + " is not a tracefs root (no trace_clock and instances/ there)";
+        }
+        if (uid != 0) {
+            return "tracefs is root-only (mode 700) and this JVM runs as uid " + uid + ": run it as root (sudo), see"
+                    + " docs/linux-kernel-events.md, Permissions";
+        }
+        return "no tracefs: not at " + TracefsLocator.CANONICAL + " nor in /proc/mounts, and it could not be mounted"
+                + " there (the kernel needs CONFIG_TRACING): as root, run mount -t tracefs nodev " + TracefsLocator.CANONICAL;
+    }
+
+    /** "1,234 kernel records, 0 lost" so far. */
+    public String status() {
+        return translator.records.get() + " kernel records so far, " + translator.lostInBand.get() + " lost in the ring";
+    }
+
+    /** Kernel records written so far. */
+    public long records() {
+        return translator.records.get();
+    }
+
+    /**
+     * Stops: tracing off, the pollers' last pass, block requests still held paired, every loss counted
+     * ({@link KernelRecordSink#lost}), the quality notes written, the instances removed. Returns one line for
+     * the stop message. Idempotent.
+     */
+    public synchronized String stop() {
+        if (stopped != null) {
+            return stopped;
+        }
+        if (Thread.currentThread() != hook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // already shutting down: the hook may run this again, which returns at once
+            }
+        }
+        TracefsSession.Loss loss = tracefs.stop();
+        translator.flushBlocks();
+        // With overwrite on, the pages count every overwritten event in-band; the stats files count them too, and
+        // also what no page reported (a gap at the very end, events left unread): the difference is lost as well.
+        long extra = Math.max(0, loss.ring - translator.lostInBand.get()) + loss.unread;
+        if (extra > 0) {
+            sink.lost(extra);
+        }
+        long lost = translator.lostInBand.get() + extra;
+        for (String p : loss.problems) {
+            sink.notice(SessionNotice.PROBLEM, "kernel collector: " + p, KernelRecordSink.NOW);
+        }
+        if (translator.switchedOutNotRunning > 0) {
+            sink.notice(SessionNotice.NOTE, translator.switchedOutNotRunning + " of " + translator.switchesOfFollowed
+                    + " context switches out of the traced threads came without a recorded switch in before them (the"
+                    + " kernel did not record it); readers should take such a thread as on a CPU since it was readied",
+                    KernelRecordSink.NOW);
+        }
+        if (lost > 0) {
+            sink.notice(SessionNotice.PROBLEM, lost + " kernel events were lost: overwritten in tracefs's ring buffers"
+                    + " before the collector read them; thread states near the gaps are uncertain", KernelRecordSink.NOW);
+        }
+        long cpu = tracefs.pollerCpuNanos();
+        long records = translator.records.get();
+        double seconds = (System.nanoTime() - startedNanos) / 1e9;
+        stopped = records + " kernel records, " + lost + " kernel events lost"
+                + (cpu >= 0 ? String.format(Locale.ROOT, ", collector CPU %.0f ms (%.1f%% of a core over %.1f s)",
+                cpu / 1e6, seconds > 0 ? 100.0 * cpu / 1e9 / seconds : 0.0, seconds) : "");
+        return stopped;
+    }
+
+    /** Page and decoder counters, for diagnostics and tests. */
+    String decoderCounters() {
+        return tracefs.decoderCounters();
+    }
+}
