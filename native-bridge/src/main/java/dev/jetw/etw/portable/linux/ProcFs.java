@@ -9,12 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What /proc says about processes and threads: our pid, the calling thread's kernel tid, a process's
- * start time (to tell a live process from a reused pid), its threads and their names. Java 8 API only.
+ * What /proc says about processes and threads: our pid, a process's start time (to tell a live process from
+ * a reused pid), its threads and their names. Java 8 API only. (The calling thread's own kernel tid is
+ * dev.jetw.etw.OsThreadId's.)
  *
  * <p>Symbolic links are read with {@link Files#readSymbolicLink} and never with File.getCanonicalFile(): Java 8
- * caches canonical paths for 30 s (sun.io.useCanonCaches), which would hand one thread another's
- * /proc/thread-self.
+ * caches canonical paths for 30 s (sun.io.useCanonCaches).
  */
 final class ProcFs {
 
@@ -24,15 +24,6 @@ final class ProcFs {
     /** The pid of this JVM (the tgid). */
     static int selfPid() throws IOException {
         return Integer.parseInt(Files.readSymbolicLink(Paths.get("/proc/self")).toString());
-    }
-
-    /** The kernel tid of the calling thread (/proc/thread-self -> "pid/task/tid"). */
-    static int currentTid() throws IOException {
-        int tid = dev.jetw.etw.OsThreadId.current();
-        if (tid <= 0) {
-            throw new IOException("no /proc/thread-self: this is not Linux 3.17 or later");
-        }
-        return tid;
     }
 
     /**
