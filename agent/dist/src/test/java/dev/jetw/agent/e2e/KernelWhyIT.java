@@ -252,11 +252,17 @@ class KernelWhyIT {
         Path etl = dir.resolve("nobody.etl");
         String options = "include=" + APP + ",exclude=" + APP + "#main;" + APP + "#contend;" + APP + "#crowd;" + APP
                 + "#crowdRequest;" + APP + "#spinRequest,backend=portable,kernel=process,thread,cswitch,disk_io,file=" + etl;
+        // The checkout may sit in a folder only root can read (a clone under mktemp -d): the other user gets
+        // copies of the agent jar and the application's classes in a folder root owns and everyone may read.
+        Path readable = temp.resolve("readable");
+        List<String> classPath = new ArrayList<>();
+        for (Path entry : ChildJvm.appClassPath()) {
+            classPath.add(readableCopy(entry, readable.resolve("cp" + classPath.size())).toString());
+        }
+        Path agentJar = readableCopy(ChildJvm.agentJar(), readable.resolve("agent"));
         List<String> command = new ArrayList<>(List.of(setpriv.toString(), "--reuid=65534", "--regid=65534",
-                "--clear-groups", ChildJvm.java().toString(), "-Djetw.lib.dir=" + dir.resolve("lib"),
-                "-javaagent:" + ChildJvm.agentJar() + "=" + options, "-cp"));
-        command.add(String.join(java.io.File.pathSeparator, ChildJvm.appClassPath().stream().map(Path::toString)
-                .toArray(String[]::new)));
+                "--clear-groups", ChildJvm.java().toString(), "-javaagent:" + agentJar + "=" + options, "-cp"));
+        command.add(String.join(java.io.File.pathSeparator, classPath));
         command.add(APP);
         command.add(dir.toString());
         ChildJvm.Result r = ChildJvm.run(command);
@@ -268,6 +274,29 @@ class KernelWhyIT {
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertTrue(o.toString(StandardCharsets.UTF_8).contains("session: kernel=process+thread+cswitch+disk_io: no kernel"
                 + " events: tracefs is root-only"), o.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A copy of {@code source} (a jar or a class folder) in {@code folder}: folders 755, files 644, owned by this user. */
+    private static Path readableCopy(Path source, Path folder) throws java.io.IOException {
+        java.nio.file.attribute.FileAttribute<?> open =
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.createDirectories(folder, open);
+        Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(folder.getParent(), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path target = folder.resolve(source.getFileName());
+        try (java.util.stream.Stream<Path> all = Files.walk(source)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path to = target.resolve(source.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(to);
+                    Files.setPosixFilePermissions(to, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+                } else {
+                    Files.copy(p, to);
+                    Files.setPosixFilePermissions(to, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                }
+            }
+        }
+        return target;
     }
 
     /** A folder on a real disk (not tmpfs) for the fsync: the temp folder, or one under target/. */
