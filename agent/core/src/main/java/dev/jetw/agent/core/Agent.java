@@ -192,7 +192,10 @@ final class Agent {
         }
         try {
             session.backend.dumpSession(c.sessionName(), file);
-        } catch (EtwException | RuntimeException e) {
+        } catch (EtwException e) {
+            Dispatcher.failed(e);
+            return DumpFiles.refusal(file, e);
+        } catch (RuntimeException e) {
             Dispatcher.failed(e);
             return "jetw: dump: " + e.getMessage();
         }
