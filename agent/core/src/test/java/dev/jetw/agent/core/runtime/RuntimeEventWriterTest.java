@@ -114,4 +114,37 @@ class RuntimeEventWriterTest {
             throw new AssertionError(e);
         }
     }
+
+    /**
+     * Events whose subject is one of jetw's own threads (registered in JetwThreads) are left out and counted, by
+     * identity: an application thread named like jetw's is written; a safepoint a jetw thread asked for is written
+     * (every thread stops); a contention in which only the owner is jetw's is written (the waiter is the application's).
+     */
+    @Test
+    void eventsOfJetwsOwnThreadsAreLeftOutAndCounted() throws Exception {
+        Thread jetw = dev.jetw.etw.JetwThreads.register(new Thread(() -> { }, "logger"));
+        Thread app = new Thread(() -> { }, "jetw-contender");
+        long own = jetw.getId();
+        long other = app.getId();
+        RecordingBackend b = new RecordingBackend();
+        b.startSession(SessionConfig.parse("name=own,mode=real-time,realTimeWithoutConsumer=true"));
+        ClassicProvider provider = ClassicProvider.register(b, JetwSchema.CONTROL_GUID, JetwSchema.EVENT_CLASSES);
+        b.listener.onEnable(TraceLevel.VERBOSE, 0, 1);
+        RuntimeEventWriter w = new RuntimeEventWriter(provider, new LinkedHashSet<>(JvmEventSchema.FAMILIES));
+        w.park(0, 1, 7, own, 1_000_000_000L, "x");
+        w.io(0, 1, 7, own, 1, "/tmp/trace.etl", 65536);
+        w.thread(0, true, 7, own, false, "logger");
+        w.exception(0, 7, own, "x", "y", "z");
+        w.contention(0, 1, 7, own, 1, 8, other, "java.lang.Object");
+        assertEquals(List.of(), b.events.stream().map(e -> e.classIndex).toList(), "nothing of jetw's thread");
+        assertEquals(5, w.ownThreadEvents());
+
+        w.park(0, 1, 8, other, -1, "x");
+        w.contention(0, 1, 8, other, 0, 7, own, "java.lang.Object");
+        w.safepoint(0, 1, 7, own, 1, 0, "RedefineClasses");
+        assertEquals(List.of(JetwSchema.JVM_PARK_INDEX, JetwSchema.JVM_PARK_INDEX, JetwSchema.JVM_CONTENTION_INDEX,
+                JetwSchema.JVM_CONTENTION_INDEX, JetwSchema.JVM_SAFEPOINT_INDEX, JetwSchema.JVM_SAFEPOINT_INDEX),
+                b.events.stream().map(e -> e.classIndex).toList());
+        assertEquals(5, w.ownThreadEvents(), "the application's events are not counted");
+    }
 }
