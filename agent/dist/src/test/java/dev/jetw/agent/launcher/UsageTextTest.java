@@ -63,41 +63,32 @@ class UsageTextTest {
     @Test
     void withoutTheLauncherItSaysJavaJar() {
         Run r = Run.of("dump");
-        assertEquals(JetwCli.USAGE, r.status);
-        assertTrue(r.err.startsWith("jetw: dump takes the pid and optionally a new .etl file" + System.lineSeparator()
-                + "usage: java -jar jetw-agent.jar <command> [args]"), r.err);
+        assertEquals(JetwCli.USAGE, r.status());
+        assertTrue(r.err().startsWith("jetw: dump takes the pid and optionally a new .etl file" + System.lineSeparator()
+                + "usage: java -jar jetw-agent.jar <command> [args]"), r.err());
         Run etl = Run.of("etl", "--help");
-        assertTrue(etl.out.startsWith("usage: java -jar jetw-agent.jar etl <command> [options] FILE..."), etl.out);
+        assertTrue(etl.out().startsWith("usage: java -jar jetw-agent.jar etl <command> [options] FILE..."), etl.out());
     }
 
     @Test
     void underTheLauncherItSaysWhatTheUserTyped() {
         System.setProperty(JetwCli.LAUNCHER_PROPERTY, "./jetw");
         Run r = Run.of("status", "not-a-pid");
-        assertEquals(JetwCli.USAGE, r.status);
-        assertTrue(r.err.startsWith("jetw: pid 'not-a-pid' is not a process id (a decimal number; ./jetw list shows them)"
-                + System.lineSeparator() + "usage: ./jetw <command> [args]"), r.err);
+        assertEquals(JetwCli.USAGE, r.status());
+        assertTrue(r.err().startsWith("jetw: pid 'not-a-pid' is not a process id (a decimal number; ./jetw list shows them)"
+                + System.lineSeparator() + "usage: ./jetw <command> [args]"), r.err());
         Run etl = Run.of("etl", "summary");
-        assertEquals(EtlTool.USAGE, etl.status);
-        assertEquals("jetw etl: summary: no FILE given (see: ./jetw etl --help)", etl.err.trim());
+        assertEquals(EtlTool.USAGE, etl.status());
+        assertEquals("jetw etl: summary: no FILE given (see: ./jetw etl --help)", etl.err().trim());
         Run help = Run.of("etl", "--help");
-        assertTrue(help.out.startsWith("usage: ./jetw etl <command> [options] FILE..."), help.out);
+        assertTrue(help.out().startsWith("usage: ./jetw etl <command> [options] FILE..."), help.out());
         for (String command : EtlTool.commands()) {
-            assertTrue(help.out.contains("\n  " + command + " "), command + " in the etl usage:\n" + help.out);
+            assertTrue(help.out().contains("\n  " + command + " "), command + " in the etl usage:\n" + help.out());
         }
     }
 
     /** One run of the tool, in this JVM. */
-    private static final class Run {
-        final int status;
-        final String out;
-        final String err;
-
-        private Run(int status, String out, String err) {
-            this.status = status;
-            this.out = out;
-            this.err = err;
-        }
+    private record Run(int status, String out, String err) {
 
         static Run of(String... args) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
