@@ -47,11 +47,19 @@ public final class JetwCli {
         return launcher.isEmpty() ? "java -jar jetw-agent.jar" : launcher;
     }
 
-    /** The usage text; the etl line lists the etl tool's command table (EtlTool.commands), so the two cannot drift. */
-    static String usageText() throws JetwFailure {
-        @SuppressWarnings("unchecked")
-        List<String> etlCommands = (List<String>) callStatic(AgentLauncher.ETL_TOOL, "commands", new Class<?>[0]);
-        String etl = "read .etl files: " + String.join(", ", etlCommands) + " (see etl --help)";
+    /**
+     * The usage text; the etl line lists the etl tool's command table (EtlTool.commands), so the two cannot drift
+     * (in a jar without the tool, the line says so: the usage is still printed).
+     */
+    static String usageText() {
+        String etl;
+        try {
+            @SuppressWarnings("unchecked")
+            List<String> etlCommands = (List<String>) callStatic(AgentLauncher.ETL_TOOL, "commands", new Class<?>[0]);
+            etl = "read .etl files: " + String.join(", ", etlCommands) + " (see etl --help)";
+        } catch (JetwFailure missing) {
+            etl = "read .etl files (not available: " + missing.why() + ")";
+        }
         return String.join(System.lineSeparator(),
             "usage: " + invocation() + " <command> [args]",
             "  attach <pid> [options]   start the agent in a running JVM (options as for -javaagent, e.g. include=com.acme.**,file=/tmp/a.etl)",
@@ -115,7 +123,7 @@ public final class JetwCli {
         }
     }
 
-    private static int usage(PrintStream err, String problem) throws JetwFailure {
+    private static int usage(PrintStream err, String problem) {
         err.println("jetw: " + problem);
         err.println(usageText());
         return USAGE;
