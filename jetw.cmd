@@ -15,7 +15,7 @@ if not exist "%AGENT_JAR%" (
   exit /b 2
 )
 if /I "%~1"=="etl" goto etl
-java -jar "%AGENT_JAR%" %*
+java -Djetw.launcher=jetw -jar "%AGENT_JAR%" %*
 exit /b %ERRORLEVEL%
 :test
 cd /d "%HERE%"
@@ -28,7 +28,7 @@ exit /b %ERRORLEVEL%
 :etl
 rem The etl tools stream: a 256 MB heap keeps them under 512 MB RSS (docs/etl-tools.md); JETW_ETL_JAVA_OPTS overrides it.
 if not defined JETW_ETL_JAVA_OPTS set "JETW_ETL_JAVA_OPTS=-Xmx256m"
-java %JETW_ETL_JAVA_OPTS% -jar "%AGENT_JAR%" %*
+java %JETW_ETL_JAVA_OPTS% -Djetw.launcher=jetw -jar "%AGENT_JAR%" %*
 exit /b %ERRORLEVEL%
 :usage
 echo usage: jetw ^<command^> [args]

@@ -13,7 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  * Forces one event of each JVM runtime family, each inside a traced method of the thread it concerns:
  * a System.gc, a monitor two threads contend for, a parkNanos, a class loaded by a new loader, a hot
  * method compiled, a thrown exception, a short-lived thread (and a virtual thread on Java 21+), and
- * a file written and read, then waits two seconds for JFR's flush. Prints "tid NAME JAVA_ID" for the threads the test looks for.
+ * a file written and read, then waits two seconds for JFR's flush. Prints "tid NAME JAVA_ID" for the threads the test looks for,
+ * and "live JAVA_ID NAME" for every thread alive at the end.
  */
 public final class RuntimeEventsApp {
 
@@ -34,6 +35,10 @@ public final class RuntimeEventsApp {
         // JFR streams about once a second, and at JVM exit its own shutdown hook may end the stream before
         // jetw's hook drains it (docs/jvm-events.md): stay long enough for the last events to be flushed.
         Thread.sleep(2_000);
+        // Every live thread, jetw's own among them (its logger, its JFR consumer): the test finds none of their events.
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            System.out.println("live " + t.getId() + " " + t.getName());
+        }
         System.out.println("done");
     }
 

@@ -277,7 +277,7 @@ final class ChromeTraceCommand {
     /**
      * Runtime events, by start time: every one on its process's JVM track (lanes where they overlap), and
      * one with a subject thread (not GC pauses and safepoints) also on that thread's "JVM runtime" track
-     * (the call-tree thread it concerns, else its OS thread id), with lanes too: a runtime event can
+     * (the call-tree thread it concerns, else its subject's id as the file numbers threads), with lanes too: a runtime event can
      * overlap calls and other runtime events partly, which one track cannot show.
      */
     private static void runtime(Output out, CommandOptions o, TimeWindow window) throws OutputFailed {
@@ -305,14 +305,17 @@ final class ChromeTraceCommand {
         }
     }
 
-    /** The thread with calls that the span concerns (header ids are OS ids on Windows, Java ids in portable files). */
+    /**
+     * The thread with calls that the span concerns, else its subject by the file's own numbering (header ids are OS ids
+     * on Windows, Java ids in portable files): an OS id among Java ids would be a track of its own for the same thread.
+     */
     private static int subjectTrack(RuntimeSpans.Span span, Set<Long> threads) {
         for (long key : threads) {
             if (span.concerns((int) (key >>> 32), (int) key)) {
                 return (int) key;
             }
         }
-        return (int) span.first.osThreadId();
+        return (int) span.subjectHeaderId();
     }
 
     /** A span as a slice named by its class, an instant as "CLASS TYPE"; the event's fields and subject as args. */

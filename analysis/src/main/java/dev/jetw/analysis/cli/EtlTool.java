@@ -25,8 +25,16 @@ public final class EtlTool {
     /** The same status as {@link #TRUNCATED}: the trace is incomplete (events lost, or jetw calls unbalanced). */
     public static final int INCOMPLETE = TRUNCATED;
 
-    static final String USAGE_TEXT = String.join("\n",
-            "usage: jetw etl <command> [options] FILE...",
+    /** How the tool is named when its caller does not say ({@link #run(String, String[], PrintStream, PrintStream)}). */
+    static final String DEFAULT_INVOCATION = "jetw";
+
+    /** The usage text for a user who runs the tool as {@code invocation etl ...} (e.g. "./jetw", "java -jar jetw-agent.jar"). */
+    static String usageText(String invocation) {
+        return "usage: " + invocation + " etl <command> [options] FILE..." + "\n" + USAGE_LINES;
+    }
+
+    /** One entry (or more) per command of {@link #COMMANDS}; EtlToolTest checks that none is missing. */
+    private static final String USAGE_LINES = String.join("\n",
             "  summary [--json] FILE...               session, time span, buffers, events per provider/type/level, events lost",
             "  dump [--json] FILE...                  one line per event (--json: one JSON object per line)",
             "  tree [--slowest] [--why] FILE...       per-thread call trees of jetw's START/END events with durations",
@@ -47,8 +55,9 @@ public final class EtlTool {
             "exit status: 0 ok, 1 unreadable or corrupt file, 2 usage error, 3 incomplete trace: truncated file, or"
                     + " (summary) events lost or unbalanced jetw START/END (intact events still shown)");
 
-    static final List<String> COMMANDS = java.util.Arrays.asList("summary", "dump", "tree", "methods", "why",
-            "chrome-trace", "perfetto", "hot-methods");
+    /** The command table: every usage text (this tool's, the jar's, the launchers') is checked against it. */
+    static final List<String> COMMANDS = java.util.Collections.unmodifiableList(java.util.Arrays.asList("summary", "dump",
+            "tree", "methods", "why", "chrome-trace", "perfetto", "hot-methods"));
 
     private EtlTool() {
     }
@@ -57,21 +66,34 @@ public final class EtlTool {
         System.exit(run(args, System.out, System.err));
     }
 
+    /** The names of the etl commands, in the order the usage text shows them (the jar's usage lists them by this). */
+    public static List<String> commands() {
+        return COMMANDS;
+    }
+
     /** Runs one command; returns the exit status. Never calls System.exit. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(DEFAULT_INVOCATION, args, out, err);
+    }
+
+    /**
+     * Runs one command for a user who started the tool as {@code invocation etl ...} (the jar's launcher
+     * passes "./jetw" or "java -jar jetw-agent.jar"), which the usage text and its hints repeat.
+     */
+    public static int run(String invocation, String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0) {
             err.println("jetw etl: no command given");
-            err.println(USAGE_TEXT);
+            err.println(usageText(invocation));
             return USAGE;
         }
         String command = args[0];
         if (command.equals("-h") || command.equals("--help") || command.equals("help")) {
-            out.println(USAGE_TEXT);
+            out.println(usageText(invocation));
             return OK;
         }
         if (!COMMANDS.contains(command)) {
-            return usage(err, "unknown command '" + command
-                    + "' (expected summary, dump, tree, methods, why, chrome-trace, perfetto or hot-methods)");
+            return usage(err, invocation, "unknown command '" + command + "' (expected "
+                    + String.join(", ", COMMANDS.subList(0, COMMANDS.size() - 1)) + " or " + COMMANDS.get(COMMANDS.size() - 1) + ")");
         }
         CommandOptions o = new CommandOptions();
         WhyCommand.Options why = new WhyCommand.Options();
@@ -84,15 +106,15 @@ public final class EtlTool {
                 o.json = true;
             } else if (command.equals("why") && (a.equals("--slowest") || a.equals("--instance"))) {
                 if (i + 1 >= args.length) {
-                    return usage(err, a + " needs a value");
+                    return usage(err, invocation, a + " needs a value");
                 }
                 if (whyChoice != null && !whyChoice.equals(a)) {
-                    return usage(err, whyChoice + " and " + a + " are alternatives: give one (the N slowest calls, or the call with that instance id)");
+                    return usage(err, invocation, whyChoice + " and " + a + " are alternatives: give one (the N slowest calls, or the call with that instance id)");
                 }
                 whyChoice = a;
                 String problem = whyOption(why, a, args[++i]);
                 if (problem != null) {
-                    return usage(err, problem);
+                    return usage(err, invocation, problem);
                 }
             } else if (a.equals("--slowest") && command.equals("tree")) {
                 o.slowest = true;
@@ -104,14 +126,14 @@ public final class EtlTool {
                     || (command.equals("methods") && (a.equals("--sort") || a.equals("--top")))
                     || (a.equals("-o") && (command.equals("chrome-trace") || command.equals("perfetto") || command.equals("hot-methods")))) {
                 if (i + 1 >= args.length) {
-                    return usage(err, a + " needs " + (a.equals("-o") ? "an output file" : "a value"));
+                    return usage(err, invocation, a + " needs " + (a.equals("-o") ? "an output file" : "a value"));
                 }
                 String problem = option(o, a, args[++i]);
                 if (problem != null) {
-                    return usage(err, problem);
+                    return usage(err, invocation, problem);
                 }
             } else if (a.startsWith("-") && a.length() > 1) {
-                return usage(err, "unknown option '" + a + "' for " + command);
+                return usage(err, invocation, "unknown option '" + a + "' for " + command);
             } else {
                 files.add(Paths.get(a));
             }
@@ -120,13 +142,13 @@ public final class EtlTool {
             o.output = files.remove(1); // perfetto FILE OUT.pftrace
         }
         if (files.isEmpty()) {
-            return usage(err, command + ": no FILE given");
+            return usage(err, invocation, command + ": no FILE given");
         }
         if (o.output != null && files.size() > 1 && !command.equals("hot-methods")) { // hot-methods: one list of all FILEs
-            return usage(err, command + ": an output file takes one FILE, " + files.size() + " given");
+            return usage(err, invocation, command + ": an output file takes one FILE, " + files.size() + " given");
         }
         if (o.fromMs != null && o.toMs != null && o.fromMs >= o.toMs) {
-            return usage(err, "--from " + o.fromMs + " must be before --to " + o.toMs);
+            return usage(err, invocation, "--from " + o.fromMs + " must be before --to " + o.toMs);
         }
         switch (command) {
             case "summary":
@@ -199,8 +221,8 @@ public final class EtlTool {
         }
     }
 
-    private static int usage(PrintStream err, String problem) {
-        err.println("jetw etl: " + problem + " (see: jetw etl --help)");
+    private static int usage(PrintStream err, String invocation, String problem) {
+        err.println("jetw etl: " + problem + " (see: " + invocation + " etl --help)");
         return USAGE;
     }
 

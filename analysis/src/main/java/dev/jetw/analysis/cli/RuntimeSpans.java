@@ -53,6 +53,11 @@ final class RuntimeSpans {
                     && (cls.jvmWide || (tid != 0 && ids.isSubject(pid, tid, first.osThreadId(), first.javaThreadId)));
         }
 
+        /** The header thread id its subject goes by in this file ({@link ThreadIds#headerIdOf}): a Java id in portable files. */
+        long subjectHeaderId() {
+            return ids.headerIdOf(first.osThreadId(), first.javaThreadId);
+        }
+
         /** "JvmGc Start GcId=3 Name=..." for the tools: the class, the first event's type and its fields after the subject. */
         String label() {
             StringBuilder s = new StringBuilder(cls.name).append(' ').append(first.layout.typeName);

@@ -77,6 +77,15 @@ public final class ThreadIds {
         return headersAreJavaIds() && withoutOsThread.contains(key(pid, headerTid & 0xFFFFFFFFL));
     }
 
+    /**
+     * The header thread id a runtime event's subject ({@code osId}, {@code javaId}) goes by in this file: its Java id
+     * where headers are Java ids (the portable backend), its OS id elsewhere (Windows headers; or a subject whose
+     * Java id is unknown). For a subject that wrote no call of its own, so that its track is numbered as every other.
+     */
+    public long headerIdOf(long osId, long javaId) {
+        return headersAreJavaIds() && javaId != 0 ? javaId : osId;
+    }
+
     /** True when a JVM runtime event whose subject is ({@code osId}, {@code javaId}) concerns the call thread {@code headerTid}. */
     public boolean isSubject(int pid, int headerTid, long osId, long javaId) {
         long header = headerTid & 0xFFFFFFFFL;

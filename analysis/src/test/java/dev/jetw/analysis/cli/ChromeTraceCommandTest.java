@@ -88,6 +88,28 @@ class ChromeTraceCommandTest {
         assertEquals(List.of("JvmContention ts=6000.0 dur=6000.0"), t.on(t.track("tid 13: JVM runtime")));
     }
 
+    /**
+     * A portable file numbers threads by Java id (main: header id 1 = Java id 1). A park of a thread that wrote no
+     * call (OS id 13177, Java id 16) goes on that thread's track by the same numbering, "tid 16", not on a track
+     * keyed by its OS id among Java ids.
+     */
+    @Test
+    void aRuntimeSubjectWithoutCallsIsNumberedAsTheFileNumbersThreads() throws IOException {
+        EtlFixtureBuilder b = new EtlFixtureBuilder();
+        b.loggerName = "jetw";
+        b.newBuffer();
+        b.record(full(true, EventType.DC_START, 0, 0, 12, PID, ts(b, 0.1), JetwSchema.METHOD_CLASS,
+                concat(u32(2), utf16z("com.example.Db"), utf16z("query"), utf16z("()I"))));
+        b.record(full(true, EventType.DC_START, 0, 0, 1, PID, ts(b, 0.2), JetwSchema.THREAD_CLASS, concat(u64(1), utf16z("main"))));
+        b.record(call(b, EventType.START, 1, 3, 1, 0, 2));
+        b.record(call(b, EventType.END, 1, 5, 1, 0, 2));
+        b.record(runtime(b, JetwSchema.JVM_PARK_CLASS, EventType.START, 4, 7, concat(u64(13177), u64(16), u64(-1), utf16z("java.lang.Object"))));
+        b.record(runtime(b, JetwSchema.JVM_PARK_CLASS, EventType.END, 9, 7, concat(u64(13177), u64(16))));
+        ChromeTraceJson t = ChromeTraceJson.read(json("portable", b.build()));
+        assertEquals(List.of("JvmPark ts=4000.0 dur=5000.0"), t.on(t.track("tid 16: JVM runtime")));
+        assertTrue(t.threadNames.values().stream().noneMatch(n -> n.contains("13177")), t.threadNames.toString());
+    }
+
     /** Speedscope keys a frame by name and the B event's args: one frame per method, one for every task, whatever the calls. */
     @Test
     void framesAreOnePerMethodAndTaskWithTheValuesOfEachCallAsArgs() throws IOException {

@@ -49,6 +49,19 @@ class EtlToolTest {
         return Paths.get(System.getProperty("jetw.samples.dir"), name).toString();
     }
 
+    /** The usage text and the unknown-command hint name every command of the table (four of eight were missing from the jar's). */
+    @Test
+    void theUsageTextsNameEveryCommandOfTheTable() {
+        Run help = run("--help");
+        for (String command : EtlTool.commands()) {
+            assertTrue(help.out().contains("\n  " + command + " "), command + " in the usage:\n" + help.out());
+        }
+        Run unknown = run("frobnicate");
+        assertEquals(EtlTool.USAGE, unknown.status());
+        assertEquals("jetw etl: unknown command 'frobnicate' (expected summary, dump, tree, methods, why, chrome-trace,"
+                + " perfetto or hot-methods) (see: jetw etl --help)\n", unknown.err());
+    }
+
     private Path jetwFile() throws IOException {
         Path f = tmp.resolve("jetw-trace.etl");
         Files.write(f, JetwTraceFixture.build());

@@ -141,7 +141,7 @@ final class PortableSession {
         this.realTime = config.has(LogFileMode.REAL_TIME) && ring == null ? new RealTimeSink(this, fileSink) : null;
         this.sink = realTime != null ? realTime : fileSink;
         this.logger = new SessionLogger(this);
-        this.loggerThread = new Thread(logger, "jetw-logger-" + name);
+        this.loggerThread = dev.jetw.etw.JetwThreads.register(new Thread(logger, "jetw-logger-" + name));
         loggerThread.setDaemon(true);
         loggerThread.start();
         for (SessionNotice n : notices) {

@@ -66,7 +66,7 @@ final class Agent {
         this.remover = options.adaptive && options.uninstrumentRate > 0
                 ? new ExcludedMethodRemover(exclusion, registry, inst, registry.capacity(), options.uninstrumentRate)
                 : null;
-        this.shutdownHook = new Thread(this::onShutdown, "jetw-shutdown");
+        this.shutdownHook = dev.jetw.etw.JetwThreads.register(new Thread(this::onShutdown, "jetw-shutdown"));
     }
 
     /** Starts the session and instruments; throws with a one-line message when the session will not start. */
@@ -192,7 +192,10 @@ final class Agent {
         }
         try {
             session.backend.dumpSession(c.sessionName(), file);
-        } catch (EtwException | RuntimeException e) {
+        } catch (EtwException e) {
+            Dispatcher.failed(e);
+            return DumpFiles.refusal(file, e);
+        } catch (RuntimeException e) {
             Dispatcher.failed(e);
             return "jetw: dump: " + e.getMessage();
         }

@@ -124,8 +124,13 @@ class DumpTest {
         AgentMain.run("backend=portable,include=testapp.Calls,file=" + dir.resolve("x.etl"), AgentHarness.inst(), null);
         Path existing = Files.write(dir.resolve("existing.etl"), new byte[] {1});
         String reply = AgentMain.run("command=dump,dumpFile=" + existing, AgentHarness.inst(), null);
-        assertTrue(reply.startsWith("jetw: dump: ") && reply.contains(dev.jetw.etw.FileError.WINDOWS
-                ? "ERROR_FILE_EXISTS" : "EEXIST (File exists)"), reply);
+        // One line, said once, and no advice the dump does not take (./jetw dump PID FILE overwrite=true is a usage error).
+        assertEquals("jetw: dump: " + existing + " exists, and a dump never replaces anything: name a new file,"
+                + " or leave FILE out for a new name beside the trace", reply);
+        Path folder = Files.createDirectory(dir.resolve("folder.etl"));
+        assertEquals("jetw: dump: " + folder + " is a folder, and a dump never replaces anything: name a new file,"
+                + " or leave FILE out for a new name beside the trace", AgentMain.run("command=dump,dumpFile=" + folder, AgentHarness.inst(), null));
+        assertEquals(1, Files.size(existing), "untouched");
     }
 
     @Test

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@code java -jar jetw-agent.jar <command>} (what {@code ./jetw attach|detach|status|list|etl|mof} runs).
+ * {@code java -jar jetw-agent.jar <command>} (what {@code ./jetw attach|detach|status|list|etl|mof} runs; the
+ * launcher names itself in {@link #LAUNCHER_PROPERTY} so that what this prints speaks of the command the user typed).
  * Exit status: 0 success, 1 failure (one line {@code jetw: <what>: <why>} on stderr), 2 usage error.
  *
  * <p>attach, detach and status talk to the agent through its control channel (see {@link #sessionCommand});
@@ -34,30 +35,56 @@ public final class JetwCli {
     /** What the tool loads the agent with: open the control channel, start nothing. */
     static final String LISTEN_OPTIONS = "command=listen";
 
-    static final String USAGE_TEXT = String.join(System.lineSeparator(),
-            "usage: java -jar jetw-agent.jar <command> [args]",
+    /**
+     * What the user typed to start this tool, set by the launchers ({@code ./jetw} passes its {@code $0},
+     * {@code jetw.cmd} "jetw"); without it the user ran the jar itself. Usage texts and hints repeat it.
+     */
+    static final String LAUNCHER_PROPERTY = "jetw.launcher";
+
+    /** "./jetw" (or however the launcher was called), else "java -jar jetw-agent.jar". */
+    static String invocation() {
+        String launcher = System.getProperty(LAUNCHER_PROPERTY, "");
+        return launcher.isEmpty() ? "java -jar jetw-agent.jar" : launcher;
+    }
+
+    /**
+     * The usage text; the etl line lists the etl tool's command table (EtlTool.commands), so the two cannot drift
+     * (in a jar without the tool, the line says so: the usage is still printed).
+     */
+    static String usageText() {
+        String etl;
+        try {
+            @SuppressWarnings("unchecked")
+            List<String> etlCommands = (List<String>) callStatic(AgentLauncher.ETL_TOOL, "commands", new Class<?>[0]);
+            etl = "read .etl files: " + String.join(", ", etlCommands) + " (see etl --help)";
+        } catch (JetwFailure missing) {
+            etl = "read .etl files (not available: " + missing.why() + ")";
+        }
+        return String.join(System.lineSeparator(),
+            "usage: " + invocation() + " <command> [args]",
             "  attach <pid> [options]   start the agent in a running JVM (options as for -javaagent, e.g. include=com.acme.**,file=/tmp/a.etl)",
             "  detach <pid>             remove all instrumentation and stop the session the agent started",
             "  status <pid>             session, methods instrumented, events written and lost, internal errors",
             "  dump <pid> [FILE]        write what the session holds now (the ring, or a copy of the file) to a new .etl; tracing goes on",
             "  list                     JVMs on this host (pid, jetw attached or not, main class)",
-            "  etl <command> FILE...    read .etl files: summary, dump, tree, chrome-trace (see etl --help)",
+            "  etl <command> FILE...    " + etl,
             "  mof                      print the MOF schema of jetw's events (mofcomp it on Windows for tracerpt/WPA)",
             "  selftest [--dir FOLDER]  trace, read back and judge a test workload on this machine; prints a verdict per step",
             "JDK 21+ warns on dynamic agent loading unless the target runs with -XX:+EnableDynamicAgentLoading.");
+    }
 
     private JetwCli() {
     }
 
     /** Called by {@code dev.jetw.agent.AgentEntry.main} inside the isolated class loader. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length == 0) {
-            err.println(USAGE_TEXT);
-            return USAGE;
-        }
-        String command = args[0];
-        List<String> rest = Arrays.asList(args).subList(1, args.length);
         try {
+            if (args.length == 0) {
+                err.println(usageText());
+                return USAGE;
+            }
+            String command = args[0];
+            List<String> rest = Arrays.asList(args).subList(1, args.length);
             switch (command) {
                 case "attach":
                     return sessionCommand("attach", rest, out, err);
@@ -85,7 +112,7 @@ public final class JetwCli {
                 case "-h":
                 case "--help":
                 case "help":
-                    out.println(USAGE_TEXT);
+                    out.println(usageText());
                     return OK;
                 default:
                     return usage(err, "unknown command '" + command + "'");
@@ -98,7 +125,7 @@ public final class JetwCli {
 
     private static int usage(PrintStream err, String problem) {
         err.println("jetw: " + problem);
-        err.println(USAGE_TEXT);
+        err.println(usageText());
         return USAGE;
     }
 
@@ -110,11 +137,11 @@ public final class JetwCli {
      */
     private static int sessionCommand(String command, List<String> args, PrintStream out, PrintStream err) throws JetwFailure {
         if (args.isEmpty()) {
-            return usage(err, command + " needs a pid (./jetw list shows them)");
+            return usage(err, command + " needs a pid (" + invocation() + " list shows them)");
         }
         String pid = args.get(0);
         if (!pid.matches("[0-9]+")) {
-            return usage(err, "pid '" + pid + "' is not a process id (a decimal number; ./jetw list shows them)");
+            return usage(err, "pid '" + pid + "' is not a process id (a decimal number; " + invocation() + " list shows them)");
         }
         String otherUser = ProcessOwner.otherUserReason(command, pid);
         if (otherUser != null) {
@@ -199,7 +226,7 @@ public final class JetwCli {
         } catch (JetwFailure listFailed) {
             return failure;
         }
-        return new JetwFailure("attach " + pid, "no JVM with pid " + pid + " that this user can attach to (./jetw list shows them); "
+        return new JetwFailure("attach " + pid, "no JVM with pid " + pid + " that this user can attach to (" + invocation() + " list shows them); "
                 + failure.why(), failure);
     }
 
@@ -248,8 +275,8 @@ public final class JetwCli {
     }
 
     private static int etl(String[] args, PrintStream out, PrintStream err) throws JetwFailure {
-        Object status = callStatic(AgentLauncher.ETL_TOOL, "run", new Class<?>[] {String[].class, PrintStream.class, PrintStream.class},
-                args, out, err);
+        Object status = callStatic(AgentLauncher.ETL_TOOL, "run",
+                new Class<?>[] {String.class, String[].class, PrintStream.class, PrintStream.class}, invocation(), args, out, err);
         return (Integer) status;
     }
 

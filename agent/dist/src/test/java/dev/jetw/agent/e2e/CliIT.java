@@ -18,10 +18,26 @@ class CliIT {
     void noArgumentsPrintsUsageAndExits2() throws Exception {
         ChildJvm.Result r = ChildJvm.tool();
         assertEquals(2, r.exit(), r.toString());
-        assertTrue(r.stderr().startsWith("usage: "), r.toString());
+        assertTrue(r.stderr().startsWith("usage: java -jar jetw-agent.jar <command> [args]"), r.toString());
         for (String command : List.of("attach", "detach", "status", "list", "etl", "mof")) {
             assertTrue(r.stderr().contains("\n  " + command + " "), command + " in usage:\n" + r);
         }
+    }
+
+    /** The ./jetw launcher names itself to the jar, whose usage texts then say ./jetw, as the user typed. */
+    @Test
+    void underTheLauncherTheUsageSaysDotSlashJetw() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(System.getProperty("os.name").startsWith("Windows"), "./jetw is a bash script");
+        Path repo = Paths.get(System.getProperty("jetw.repo.dir"));
+        assertTrue(Files.isRegularFile(repo.resolve("agent/dist/target/jetw-agent.jar")), "the launcher's jar is built");
+        Process p = new ProcessBuilder("./jetw", "etl", "--help").directory(repo.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        assertTrue(out.startsWith("usage: ./jetw etl <command> [options] FILE..."), out);
+        Process dump = new ProcessBuilder("./jetw", "dump").directory(repo.toFile()).redirectErrorStream(true).start();
+        String usage = new String(dump.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(2, dump.waitFor(), usage);
+        assertTrue(usage.contains("\nusage: ./jetw <command> [args]\n"), usage);
     }
 
     @Test

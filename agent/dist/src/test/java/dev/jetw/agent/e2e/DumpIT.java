@@ -31,6 +31,10 @@ class DumpIT {
             ChildJvm.Result dumped = ChildJvm.tool("dump", pid, dump.toString());
             assertEquals(0, dumped.exit(), dumped.toString());
             assertTrue(dumped.stdout().startsWith("jetw agent dumped session "), dumped.toString());
+            ChildJvm.Result again = ChildJvm.tool("dump", pid, dump.toString());
+            assertEquals(1, again.exit(), again.toString());
+            assertEquals(List.of("jetw: dump: " + dump + " exists, and a dump never replaces anything: name a new file,"
+                    + " or leave FILE out for a new name beside the trace"), errorLines(again), "one line, said once");
             work(target);
             assertEquals(0, ChildJvm.tool("detach", pid).exit());
 
@@ -42,6 +46,11 @@ class DumpIT {
             target.send("exit");
             assertEquals(0, target.waitForExit(), target.toString());
         }
+    }
+
+    /** The tool's stderr without the JVM's own warnings (a dynamic agent load, class sharing). */
+    private static List<String> errorLines(ChildJvm.Result r) {
+        return r.stderr().lines().filter(l -> !l.contains("VM warning")).collect(java.util.stream.Collectors.toList());
     }
 
     private static void work(ChildJvm target) throws Exception {

@@ -8,6 +8,7 @@ import com.acme.app.AttachTargetApp;
 import com.acme.app.HandoffApp;
 import com.acme.app.HotGetterApp;
 import dev.jetw.analysis.cli.EtlTool;
+import dev.jetw.etw.portable.linux.KernelTests;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -29,9 +30,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every {@code jetw etl} command, in its text and its {@code --json} form, on every kind of trace a user
  * has: a trace written with the agent's default options (adaptive exclusion, JVM runtime events), one
- * with cross-thread hand-offs, an attach trace, a buffering-mode dump, and every Windows-written sample.
+ * with cross-thread hand-offs, an attach trace, a buffering-mode dump, a merged jetw + Linux kernel trace
+ * (the portable backend's kernel=, as root with tracefs), and every Windows-written sample.
  * Each run must end with a documented exit status and must not die of an exception. A new command or
  * a new kind of trace is a new row here.
+ *
+ * <p>The kernel rows are kernel tests (KernelTests): where tracefs or root is missing each skips with the
+ * reason printed and logged, and .ci/run counts it; they never pass without the trace.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EveryCommandIT {
@@ -46,6 +51,9 @@ class EveryCommandIT {
             List.of("chrome-trace", "-o", "OUT"),
             List.of("perfetto", "FILE", "OUT"),
             List.of("hot-methods", "-o", "OUT"));
+
+    /** The kind of the merged jetw + Linux kernel trace: its rows run only where kernel events can be collected. */
+    static final String MERGED_KERNEL = "merged jetw + Linux kernel (kernel=process,thread,cswitch,disk_io)";
 
     private final Map<String, Path> traces = new LinkedHashMap<>();
     private Path temp;
@@ -87,6 +95,18 @@ class EveryCommandIT {
             traces.put("dump of a buffering session", dump);
         }
 
+        // Null where the machine cannot collect kernel events: the rows then skip with the reason (KernelTests).
+        Path merged = null;
+        if (KernelTests.unavailableReason() == null) {
+            merged = temp.resolve("merged-kernel.etl");
+            ChildJvm kernel = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=include=com.acme.app.**,backend=portable,"
+                    + "kernel=process,thread,cswitch,disk_io,file=" + merged), ChildJvm.appClassPath(), HotGetterApp.class);
+            assertEquals(0, kernel.waitForExit(), kernel.toString());
+            assertFalse(kernel.stderr().contains("no kernel events"), kernel.toString());
+            assertTrue(kernel.stderr().contains("kernel events: "), "the stop line counts the kernel's events: " + kernel);
+        }
+        traces.put(MERGED_KERNEL, merged);
+
         try (Stream<Path> samples = Files.list(Paths.get(System.getProperty("jetw.samples.dir")))) {
             samples.filter(p -> p.toString().endsWith(".etl")).sorted()
                     .forEach(p -> traces.put("Windows: " + p.getFileName(), p));
@@ -113,6 +133,9 @@ class EveryCommandIT {
     @ParameterizedTest(name = "{0} on {1}")
     @MethodSource("everyCommandOnEveryTrace")
     void runsToADocumentedExitWithoutAnException(String name, String kind, Path trace, List<String> form) throws Exception {
+        if (kind.equals(MERGED_KERNEL)) {
+            KernelTests.require("EveryCommandIT " + name + " on the merged jetw + kernel trace");
+        }
         List<String> args = new ArrayList<>();
         Path out = Files.createTempFile(temp, "out", ".bin");
         Files.delete(out);

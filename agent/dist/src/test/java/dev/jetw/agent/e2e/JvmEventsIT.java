@@ -113,6 +113,19 @@ class JvmEventsIT {
                     && x.end().get("Bytes").equals((long) (1 << 20)), "file " + (kind == 1 ? "write" : "read"), all);
             assertTrue(inside(s, io), "inside fileIo()");
         }
+
+        // jetw's own threads are left out (its logger parks about once a second and writes the file), found by
+        // the name jetw gives them here in the test only; the application's thread named jetw-contender is in (above).
+        java.util.Set<Long> jetwThreads = new java.util.TreeSet<>();
+        child.stdout().lines().filter(l -> l.startsWith("live ")).map(l -> l.split(" ", 3))
+                .filter(p -> p[2].startsWith("jetw-logger-") || p[2].equals("jetw-jfr-consumer") || p[2].startsWith("jetw-control")
+                        || p[2].equals("jetw-rundown") || p[2].equals("jetw-uninstrument"))
+                .forEach(p -> jetwThreads.add(Long.parseLong(p[1])));
+        assertTrue(jetwThreads.size() >= 2, "the logger and the JFR consumer are alive at the end: " + child.stdout());
+        List<String> ofJetw = rt.events.stream().filter(e -> e.cls() != JvmEventSchema.SAFEPOINT && jetwThreads.contains(e.javaThreadId()))
+                .limit(10).map(Object::toString).toList();
+        assertEquals(List.of(), ofJetw, "no runtime event of jetw's threads " + jetwThreads + " (the first 10)");
+        assertFalse(rt.events.stream().anyMatch(e -> etl.toString().equals(e.get("Target"))), "the logger's writes of the trace itself");
     }
 
     @Test

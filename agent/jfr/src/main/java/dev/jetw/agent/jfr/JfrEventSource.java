@@ -159,7 +159,7 @@ public final class JfrEventSource implements RuntimeEventSource {
      * line, and method tracing goes on.
      */
     private void startAsDaemon(RecordingStream rs, CountDownLatch running) {
-        Thread consumer = new Thread(() -> {
+        Thread consumer = dev.jetw.etw.JetwThreads.register(new Thread(() -> {
             try {
                 rs.start();
             } catch (RuntimeException | Error e) {
@@ -167,7 +167,7 @@ public final class JfrEventSource implements RuntimeEventSource {
             } finally {
                 running.countDown();
             }
-        }, "jetw-jfr-consumer");
+        }, "jetw-jfr-consumer"));
         consumer.setDaemon(true);
         this.consumer = consumer;
         consumer.start();

@@ -40,7 +40,7 @@ public final class LinuxKernelCollector {
         this.sink = sink;
         this.translator = translator;
         this.tracefs = tracefs;
-        this.hook = new Thread(this::stop, "jetw-kernel-cleanup");
+        this.hook = dev.jetw.etw.JetwThreads.register(new Thread(this::stop, "jetw-kernel-cleanup"));
     }
 
     /** True on Linux, the only host with tracefs. */

@@ -97,6 +97,7 @@ final class PagePoller {
                 failure = e;
             }
         }, threadName);
+        dev.jetw.etw.JetwThreads.register(thread);
         thread.setDaemon(true);
         thread.start();
         try {

@@ -95,7 +95,7 @@ public final class ControlChannel implements Runnable {
             server.register(selector, SelectionKey.OP_ACCEPT);
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
             ControlChannel channel = new ControlChannel(server, selector, port, newToken(), handler);
-            Thread thread = new Thread(channel, "jetw-control");
+            Thread thread = dev.jetw.etw.JetwThreads.register(new Thread(channel, "jetw-control"));
             thread.setDaemon(true);
             thread.start();
             return channel;
@@ -241,7 +241,7 @@ public final class ControlChannel implements Runnable {
     private void startRequest(Connection c) {
         String command = c.request.command();
         String argument = c.request.argument();
-        Thread thread = new Thread(() -> {
+        Thread thread = dev.jetw.etw.JetwThreads.register(new Thread(() -> {
             String reply;
             try {
                 reply = handler.handle(command, argument);
@@ -251,7 +251,7 @@ public final class ControlChannel implements Runnable {
             c.reply = ControlProtocol.reply(reply);
             answered.add(c);
             selector.wakeup();
-        }, "jetw-control-request");
+        }, "jetw-control-request"));
         thread.setDaemon(true);
         thread.start();
     }

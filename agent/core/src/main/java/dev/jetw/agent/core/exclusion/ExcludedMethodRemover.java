@@ -74,7 +74,7 @@ public final class ExcludedMethodRemover implements Runnable {
     }
 
     public void start() {
-        thread = new Thread(this, "jetw-uninstrument");
+        thread = dev.jetw.etw.JetwThreads.register(new Thread(this, "jetw-uninstrument"));
         thread.setDaemon(true);
         thread.start();
     }

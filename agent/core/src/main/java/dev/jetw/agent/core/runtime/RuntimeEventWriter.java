@@ -5,6 +5,7 @@ import dev.jetw.etl.JvmEventSchema.EventClass;
 import dev.jetw.etl.JvmEventSchema;
 import dev.jetw.etw.ClassicProvider;
 import dev.jetw.etw.EventScratch;
+import dev.jetw.etw.JetwThreads;
 import dev.jetw.etl.EventType;
 
 import java.nio.ByteBuffer;
@@ -18,12 +19,23 @@ import java.util.Set;
  * time stamps), so a START written after the fact carries the time the JVM measured.
  *
  * <p>Every method is a no-op for a family that is not selected, when the session does not listen
- * at the class's level, or after {@link #close}.
+ * at the class's level, or after {@link #close}; and for an event whose subject thread is one of jetw's own
+ * ({@link JetwThreads}: the logger's parks, the control channel's I/O are jetw's noise), which is counted
+ * ({@link #ownThreadEvents}). A contention whose waiter is the application's is written even when a jetw
+ * thread held the monitor: that wait is the application's.
  */
 public final class RuntimeEventWriter {
 
+    /**
+     * The subject of the JVM-wide events (GC, its pauses) and of safepoints: a safepoint stops every thread, so it
+     * is written whoever asked for it, even a jetw thread (a retransformation's pause is felt by the application).
+     */
+    private static final long NO_SUBJECT = 0;
+
     private final ClassicProvider provider;
     private final Set<String> families;
+    /** Events left out because their subject is one of jetw's own threads (status shows the number). */
+    private long ownThreadEvents;
     private EventScratch scratch;
     private boolean closed;
 
@@ -43,7 +55,7 @@ public final class RuntimeEventWriter {
     }
 
     public synchronized void gc(long start, long end, int gcId, String name, String cause, long longestPauseNs, long sumOfPausesNs) {
-        if (begin(JvmEventSchema.GC)) {
+        if (begin(JvmEventSchema.GC, NO_SUBJECT)) {
             int id = instance(JvmEventSchema.GC);
             ByteBuffer p = payload(0, 0, 4 + Payloads.utf16zBytes(name) + Payloads.utf16zBytes(cause));
             p.putInt(gcId);
@@ -57,14 +69,14 @@ public final class RuntimeEventWriter {
     }
 
     public synchronized void gcHeap(long at, int gcId, boolean afterGc, long heapUsed) {
-        if (begin(JvmEventSchema.GC)) {
+        if (begin(JvmEventSchema.GC, NO_SUBJECT)) {
             payload(0, 0, 16).putInt(gcId).putInt(afterGc ? 1 : 0).putLong(heapUsed);
             write(at, EventType.INFO, JvmEventSchema.GC, 0);
         }
     }
 
     public synchronized void gcPause(long start, long end, int gcId, String name) {
-        if (begin(JvmEventSchema.GC_PAUSE)) {
+        if (begin(JvmEventSchema.GC_PAUSE, NO_SUBJECT)) {
             int id = instance(JvmEventSchema.GC_PAUSE);
             ByteBuffer p = payload(0, 0, 4 + Payloads.utf16zBytes(name));
             p.putInt(gcId);
@@ -77,7 +89,7 @@ public final class RuntimeEventWriter {
 
     public synchronized void safepoint(long start, long end, long osTid, long javaTid, long safepointId, long timeToSafepointNs,
                                        String operation) {
-        if (begin(JvmEventSchema.SAFEPOINT)) {
+        if (begin(JvmEventSchema.SAFEPOINT, NO_SUBJECT)) {
             int id = instance(JvmEventSchema.SAFEPOINT);
             ByteBuffer p = payload(osTid, javaTid, 16 + Payloads.utf16zBytes(operation));
             p.putLong(safepointId).putLong(timeToSafepointNs);
@@ -91,7 +103,7 @@ public final class RuntimeEventWriter {
     /** {@code kind} 0: blocked entering the monitor (owner = previous owner); 1: waiting on it (owner = notifier). */
     public synchronized void contention(long start, long end, long osTid, long javaTid, int kind, long ownerOsTid, long ownerJavaTid,
                                         String monitorClass) {
-        if (begin(JvmEventSchema.CONTENTION)) {
+        if (begin(JvmEventSchema.CONTENTION, javaTid)) {
             int id = instance(JvmEventSchema.CONTENTION);
             ByteBuffer p = payload(osTid, javaTid, 20 + Payloads.utf16zBytes(monitorClass));
             p.putInt(kind).putLong(ownerOsTid).putLong(ownerJavaTid);
@@ -103,7 +115,7 @@ public final class RuntimeEventWriter {
     }
 
     public synchronized void park(long start, long end, long osTid, long javaTid, long timeoutNs, String blockerClass) {
-        if (begin(JvmEventSchema.PARK)) {
+        if (begin(JvmEventSchema.PARK, javaTid)) {
             int id = instance(JvmEventSchema.PARK);
             ByteBuffer p = payload(osTid, javaTid, 8 + Payloads.utf16zBytes(blockerClass));
             p.putLong(timeoutNs);
@@ -116,7 +128,7 @@ public final class RuntimeEventWriter {
 
     public synchronized void compilation(long start, long end, long osTid, long javaTid, int compileId, int tier, boolean osr,
                                          String method, boolean succeeded, int codeSize, int inlinedBytes) {
-        if (begin(JvmEventSchema.JIT)) {
+        if (begin(JvmEventSchema.JIT, javaTid)) {
             int id = instance(JvmEventSchema.JIT);
             ByteBuffer p = payload(osTid, javaTid, 12 + Payloads.utf16zBytes(method));
             p.putInt(compileId).putInt(tier).putInt(osr ? 1 : 0);
@@ -128,7 +140,7 @@ public final class RuntimeEventWriter {
     }
 
     public synchronized void deoptimization(long at, long osTid, long javaTid, int compileId, String method, String reason) {
-        if (begin(JvmEventSchema.JIT)) {
+        if (begin(JvmEventSchema.JIT, javaTid)) {
             ByteBuffer p = payload(osTid, javaTid, 4 + Payloads.utf16zBytes(method) + Payloads.utf16zBytes(reason));
             p.putInt(compileId);
             Payloads.putUtf16z(p, method);
@@ -138,7 +150,7 @@ public final class RuntimeEventWriter {
     }
 
     public synchronized void classLoad(long start, long end, long osTid, long javaTid, String className, String loader) {
-        if (begin(JvmEventSchema.CLASS_LOAD)) {
+        if (begin(JvmEventSchema.CLASS_LOAD, javaTid)) {
             int id = instance(JvmEventSchema.CLASS_LOAD);
             ByteBuffer p = payload(osTid, javaTid, Payloads.utf16zBytes(className) + Payloads.utf16zBytes(loader));
             Payloads.putUtf16z(p, className);
@@ -150,7 +162,7 @@ public final class RuntimeEventWriter {
     }
 
     public synchronized void classUnload(long at, long osTid, long javaTid, String className, String loader) {
-        if (begin(JvmEventSchema.CLASS_LOAD)) {
+        if (begin(JvmEventSchema.CLASS_LOAD, javaTid)) {
             ByteBuffer p = payload(osTid, javaTid, Payloads.utf16zBytes(className) + Payloads.utf16zBytes(loader));
             Payloads.putUtf16z(p, className);
             Payloads.putUtf16z(p, loader);
@@ -159,7 +171,7 @@ public final class RuntimeEventWriter {
     }
 
     public synchronized void exception(long at, long osTid, long javaTid, String exceptionClass, String throwingMethod, String message) {
-        if (begin(JvmEventSchema.EXCEPTION)) {
+        if (begin(JvmEventSchema.EXCEPTION, javaTid)) {
             ByteBuffer p = payload(osTid, javaTid, Payloads.utf16zBytes(exceptionClass) + Payloads.utf16zBytes(throwingMethod)
                     + Payloads.utf16zBytes(message));
             Payloads.putUtf16z(p, exceptionClass);
@@ -171,7 +183,7 @@ public final class RuntimeEventWriter {
 
     /** A thread's start ({@code started}) or end. */
     public synchronized void thread(long at, boolean started, long osTid, long javaTid, boolean virtual, String name) {
-        if (begin(JvmEventSchema.THREAD)) {
+        if (begin(JvmEventSchema.THREAD, javaTid)) {
             ByteBuffer p = payload(osTid, javaTid, 4 + Payloads.utf16zBytes(name));
             p.putInt(virtual ? 1 : 0);
             Payloads.putUtf16z(p, name);
@@ -181,7 +193,7 @@ public final class RuntimeEventWriter {
 
     /** {@code kind}: 0 file read, 1 file write, 2 socket read, 3 socket write. */
     public synchronized void io(long start, long end, long osTid, long javaTid, int kind, String target, long bytes) {
-        if (begin(JvmEventSchema.IO)) {
+        if (begin(JvmEventSchema.IO, javaTid)) {
             int id = instance(JvmEventSchema.IO);
             ByteBuffer p = payload(osTid, javaTid, 4 + Payloads.utf16zBytes(target));
             p.putInt(kind);
@@ -190,6 +202,11 @@ public final class RuntimeEventWriter {
             payload(osTid, javaTid, 12).putInt(kind).putLong(bytes);
             write(end, EventType.END, JvmEventSchema.IO, id);
         }
+    }
+
+    /** How many events were left out because their subject was one of jetw's own threads (a START/END pair counts once). */
+    public synchronized long ownThreadEvents() {
+        return ownThreadEvents;
     }
 
     /** A source's failure on one event: counted with the agent's internal errors (status), the source goes on. */
@@ -206,8 +223,16 @@ public final class RuntimeEventWriter {
         }
     }
 
-    private boolean begin(EventClass c) {
+    /**
+     * True when an event of class {@code c} about thread {@code javaTid} is to be written: its family selected, the
+     * session listening, and the thread not one of jetw's own ({@link JetwThreads}): those are left out and counted.
+     */
+    private boolean begin(EventClass c, long javaTid) {
         if (closed || !families.contains(c.family) || !provider.isEnabled(c.level)) {
+            return false;
+        }
+        if (javaTid != NO_SUBJECT && JetwThreads.isJetw(javaTid)) {
+            ownThreadEvents++;
             return false;
         }
         if (scratch == null) {

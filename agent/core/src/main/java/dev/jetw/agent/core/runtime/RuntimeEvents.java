@@ -42,7 +42,7 @@ public final class RuntimeEvents {
         // JDK's I/O classes): never on the application's thread, which premain would otherwise hold (issue 31).
         r.starting = true;
         r.startedAtNanos = System.nanoTime();
-        Thread t = new Thread(() -> r.startInBackground(thresholdNanos), STARTER_THREAD);
+        Thread t = dev.jetw.etw.JetwThreads.register(new Thread(() -> r.startInBackground(thresholdNanos), STARTER_THREAD));
         t.setDaemon(true);
         r.starter = t;
         starterHook.accept(t);
@@ -167,7 +167,7 @@ public final class RuntimeEvents {
         return starter == null ? "" : ", starting on a background thread (events before it records are not seen)";
     }
 
-    /** For status: the families and source, and what the source's thread allocated. */
+    /** For status: the families and source, what the source's thread allocated, and the events of jetw's threads left out. */
     public String status() {
         RuntimeEventSource s;
         boolean pending;
@@ -182,6 +182,7 @@ public final class RuntimeEvents {
         return describe() + (pending ? ", JFR still starting" : "")
                 + (after >= 0 ? ", recording since " + after + " ms after the agent started" : "")
                 + (bytes < 0 ? "" : ", consumer thread allocated " + bytes + " bytes")
+                + (s == null ? "" : ", " + writer.ownThreadEvents() + " events of jetw's own threads left out")
                 + (p == null || starter == null ? "" : "; " + p);
     }
 

@@ -55,7 +55,7 @@ public final class Rundown {
         }
         synchronized (this) {
             if (thread == null) {
-                thread = new Thread(this::run, "jetw-rundown");
+                thread = dev.jetw.etw.JetwThreads.register(new Thread(this::run, "jetw-rundown"));
                 thread.setDaemon(true);
                 thread.start();
             }
