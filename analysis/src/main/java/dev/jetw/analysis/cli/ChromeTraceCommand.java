@@ -60,7 +60,7 @@ final class ChromeTraceCommand {
         int status = EtlTool.OK;
         for (Path f : files) {
             Path target = o.output != null ? o.output : defaultOutput(f);
-            int[] written = {-2}; // -2: file not read, -1: output not written, else events written
+            int[] written = {-2}; // -2: file not read, -1: output not written, else events written (not counting names)
             status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
                 Progress progress = Progress.forCommand(err, o, "chrome-trace " + f);
                 try {
@@ -77,6 +77,11 @@ final class ChromeTraceCommand {
                 status = EtlTool.worse(status, EtlTool.BAD_FILE);
             } else if (written[0] >= 0) {
                 out.println(target);
+                if (written[0] == 0) {
+                    // An empty timeline: speedscope recognises no format in it and Perfetto shows nothing; say why.
+                    err.println("jetw etl: " + f + ": nothing to show in " + target + ": no jetw calls or checkpoints, JVM runtime"
+                            + " events or kernel CPU, sample or disk events" + (o.describeFilters().isEmpty() ? "" : " (kept by the filters" + o.describeFilters() + ")"));
+                }
             }
         }
         return status;
@@ -100,6 +105,8 @@ final class ChromeTraceCommand {
         final Map<String, Integer> extraTracks = new HashMap<>();
         int nextExtra = FIRST_EXTRA_TRACK;
         int count;
+        /** Of {@link #count}, the metadata events (process and track names): the rest is what a viewer shows. */
+        int names;
 
         Output(Writer w, String session, TraceContext context, long start) {
             this.w = w;
@@ -120,9 +127,14 @@ final class ChromeTraceCommand {
             count++;
         }
 
+        void emitName(JsonWriter metadata) throws OutputFailed {
+            emit(metadata);
+            names++;
+        }
+
         void process(int pid) throws OutputFailed {
             if (processes.add(pid)) {
-                emit(meta("process_name", pid, 0, "jetw " + session));
+                emitName(meta("process_name", pid, 0, "jetw " + session));
             }
         }
 
@@ -132,7 +144,7 @@ final class ChromeTraceCommand {
             if (threads.add((long) pid << 32 | (tid & 0xFFFFFFFFL))) {
                 String name = context.labels.track(pid, tid);
                 if (name != null) {
-                    emit(meta("thread_name", pid, tid, name));
+                    emitName(meta("thread_name", pid, tid, name));
                 }
             }
         }
@@ -151,7 +163,7 @@ final class ChromeTraceCommand {
                 tid = nextExtra++;
                 extraTracks.put(key, tid);
                 process(pid);
-                emit(meta("thread_name", pid, tid, owner == JVM_TRACK ? name : owner(pid, owner) + ": " + name));
+                emitName(meta("thread_name", pid, tid, owner == JVM_TRACK ? name : owner(pid, owner) + ": " + name));
             }
             return tid;
         }
@@ -248,7 +260,7 @@ final class ChromeTraceCommand {
             } catch (IOException e) {
                 throw new OutputFailed(e);
             }
-            return out.count;
+            return out.count - out.names;
         }
     }
 
@@ -303,7 +315,7 @@ final class ChromeTraceCommand {
             int pid = span.processId;
             out.process(pid);
             if (named.add(pid)) {
-                out.emit(meta("thread_name", pid, JVM_TRACK, JVM_TRACK_NAME));
+                out.emitName(meta("thread_name", pid, JVM_TRACK, JVM_TRACK_NAME));
             }
             int lane = lanes.place(pid + "/jvm", span.start, span.end);
             runtimeEvent(out, span, lane == 0 ? JVM_TRACK : out.track(pid, JVM_TRACK, Lanes.name(JVM_TRACK_NAME, lane)));

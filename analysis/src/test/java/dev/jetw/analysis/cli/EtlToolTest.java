@@ -325,12 +325,19 @@ class EtlToolTest {
         assertEquals(Files.readString(outFile), Files.readString(expectedOut));
     }
 
+    /** Valid and empty; and said so, since viewers reject an empty timeline (speedscope: no format recognised). */
     @Test
-    void chromeTraceOfAWindowsFileIsValidAndEmpty() throws IOException {
+    void chromeTraceOfAWindowsFileIsValidAndEmptyAndSaysSo() throws IOException {
         Path out = tmp.resolve("amsi.json");
         Run r = run("chrome-trace", "-o", out.toString(), sample("AMSITrace.etl"));
         assertEquals(0, r.status());
         assertEquals(List.of(), MiniJson.object(Files.readString(out)).get("traceEvents"));
+        assertEquals("jetw etl: " + sample("AMSITrace.etl") + ": nothing to show in " + out + ": no jetw calls or checkpoints,"
+                + " JVM runtime events or kernel CPU, sample or disk events\n", r.err());
+        Run filtered = run("chrome-trace", "--thread", "99", "-o", out.toString(), jetwFile().toString());
+        assertTrue(filtered.err().endsWith(" (kept by the filters, thread 99)\n"), filtered.err());
+        Run shown = run("chrome-trace", "-o", out.toString(), jetwFile().toString());
+        assertEquals("", shown.err());
     }
 
     @Test
