@@ -174,6 +174,13 @@ class ViewerChecksTest {
             String what = t.getKey() + ": ";
             assertEquals(List.of(), p.unknownFields, what + "fields Perfetto's schema does not have, or of another wire type");
             assertEquals(reported, p.packets.size(), what + "packets");
+            for (PerfettoProtos.Message d : p.packets("track_descriptor")) {
+                PerfettoProtos.Message process = d.message("process");
+                if (process != null) {
+                    assertEquals("jetw jetw", process.get("process_name"), what + "the bare name: Perfetto shows the pid beside it");
+                    assertEquals("4242", process.get("pid"), what + "pid");
+                }
+            }
             Set<String> tracks = new HashSet<>();
             for (PerfettoProtos.Message d : p.packets("track_descriptor")) {
                 assertTrue(tracks.add(d.get("uuid")), what + "uuid declared twice: " + d);
