@@ -1,15 +1,13 @@
 package dev.jetw.analysis.viewers;
 
-import org.junit.jupiter.api.Assumptions;
+import dev.jetw.etl.GatedTests;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -18,9 +16,8 @@ import java.util.stream.Stream;
 /**
  * The gate of every test that runs a viewer's own code over an export (speedscope's importer under Node,
  * protoc with Perfetto's .proto): it runs where {@code .ci/run} installed the tool, and elsewhere is
- * skipped with the reason, never passed in silence. Each decision is printed and appended to
- * {@code target/viewer-tests.log} at the repository's root ("ran TEST" or "skipped TEST: REASON"), which
- * {@code .ci/run} counts and prints after the build, as for the kernel tests.
+ * skipped with the reason, never passed in silence ({@link GatedTests}: each decision is printed and
+ * appended to {@code target/viewer-tests.log}, which {@code .ci/run} counts and prints after the build).
  *
  * <p>Where the tools are looked for: speedscope's npm package under the folder of system property
  * {@code jetw.viewer.tools} (default {@code .viewer-tools} at the repository's root, where .ci/run puts
@@ -83,22 +80,7 @@ public final class ViewerTools {
     }
 
     private static void require(String test, String reason) {
-        if (reason != null) {
-            log("skipped " + test + ": " + reason);
-            Assumptions.assumeTrue(false, "viewer test skipped: " + reason);
-        }
-        log("ran " + test);
-    }
-
-    private static void log(String line) {
-        System.out.println("jetw viewer test: " + line);
-        Path log = repo().resolve("target").resolve("viewer-tests.log");
-        try {
-            Files.createDirectories(log.getParent());
-            Files.write(log, (line + "\n").getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            System.out.println("jetw viewer test: could not append to " + log + ": " + e);
-        }
+        GatedTests.require("viewer-tests.log", "jetw viewer test", test, reason);
     }
 
     /** A test resource of this package, copied to {@code dir} (so that a tool outside the JVM can read it). */
