@@ -19,23 +19,25 @@ import java.util.TreeSet;
 /**
  * {@code chrome-trace [-o OUT.json] FILE...}: Trace Event Format JSON (an object with "traceEvents")
  * for Perfetto UI, chrome://tracing and speedscope. Every slice is a begin/end pair ("B" and "E", ts in
- * µs after the session's StartTime) whose name is stable, so that viewers that key frames by name and
- * args (speedscope: name + JSON of the B event's args) see one frame per method: a call is named by its
- * method, a task handed over from a traced call (CrossThreadLinks) "task", a JVM runtime span by its
- * class; the values of one call (methodId, instanceId, queue wait, exception, unfinished, the runtime
- * event's fields) are the args of its "E", which Perfetto and chrome://tracing merge into the slice (a
- * slice of zero length carries them on both, which speedscope needs to pair them). Slices of one track
- * nest: a call tree is written depth first and clamped like perfetto's ({@link NestedCalls}); spans that
- * overlap (JVM runtime events, a thread's disk I/Os) go on lanes ({@link Lanes}), each lane a track.
- * Tracks that are not threads (a thread's CPU state, disk I/O and JVM runtime events, more lanes of the
- * process's "JVM runtime" track tid 0) get tids from {@link #FIRST_EXTRA_TRACK} up, named
+ * µs after the session's StartTime) whose name is stable and which carries no args: speedscope keys a
+ * frame by the B event's name plus its args' JSON, and warns on every E whose name plus args differ from
+ * its B's (checked with speedscope's own importer: ViewerChecksTest), so the values of one call (its ids,
+ * an exception, a runtime event's or a kernel slice's fields) are not in this JSON (they are in the
+ * {@code .pftrace}, {@code tree} and {@code dump}); a hand-off's values (queue wait, kind, submitting
+ * instance) are the args of its flow events, which speedscope ignores. A call is named by its method, a
+ * task handed over from a traced call (CrossThreadLinks) "task", a JVM runtime span by its class. Slices
+ * of one track nest: a call tree is written depth first and clamped like perfetto's ({@link NestedCalls});
+ * spans that overlap (JVM runtime events, a thread's disk I/Os) go on lanes ({@link Lanes}), each lane a
+ * track. Tracks that are not threads (a thread's CPU state, disk I/O and JVM runtime events, more lanes of
+ * the process's "JVM runtime" track tid 0) get tids from {@link #FIRST_EXTRA_TRACK} up, named
  * "THREAD (tid N): TRACK". Kernel evidence as {@link KernelTracks} gives it. A checkpoint is a
- * thread-scoped instant ("i"); thread and process names are metadata events ("M"); a hand-off is a flow
- * arrow ("s" at the submission on the submitter's thread, "f" at the task's start). Without -o the output
- * is FILE with ".etl" replaced by ".trace.json"; -o takes one FILE only. Streams like {@code tree}: names
- * and runtime spans from a first pass, then the records in time order, each top-level tree written as
- * soon as it is complete; --thread and --from/--to keep the top-level calls of that thread overlapping
- * the window, and the runtime and kernel events overlapping it. For large traces use {@code perfetto}.
+ * thread-scoped instant ("i"); thread and process names are metadata events ("M"), the bare names (the
+ * viewers add the pid and tid themselves); a hand-off is a flow arrow ("s" at the submission on the
+ * submitter's thread, "f" at the task's start). Without -o the output is FILE with ".etl" replaced by
+ * ".trace.json"; -o takes one FILE only. Streams like {@code tree}: names and runtime spans from a first
+ * pass, then the records in time order, each top-level tree written as soon as it is complete; --thread
+ * and --from/--to keep the top-level calls of that thread overlapping the window, and the runtime and
+ * kernel events overlapping it. For large traces use {@code perfetto}.
  */
 final class ChromeTraceCommand {
 
@@ -58,7 +60,7 @@ final class ChromeTraceCommand {
         int status = EtlTool.OK;
         for (Path f : files) {
             Path target = o.output != null ? o.output : defaultOutput(f);
-            int[] written = {-2}; // -2: file not read, -1: output not written, else events written
+            int[] written = {-2}; // -2: file not read, -1: output not written, else events written (not counting names)
             status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
                 Progress progress = Progress.forCommand(err, o, "chrome-trace " + f);
                 try {
@@ -75,6 +77,11 @@ final class ChromeTraceCommand {
                 status = EtlTool.worse(status, EtlTool.BAD_FILE);
             } else if (written[0] >= 0) {
                 out.println(target);
+                if (written[0] == 0) {
+                    // An empty timeline: speedscope recognises no format in it and Perfetto shows nothing; say why.
+                    err.println("jetw etl: " + f + ": nothing to show in " + target + ": no jetw calls or checkpoints, JVM runtime"
+                            + " events or kernel CPU, sample or disk events" + (o.describeFilters().isEmpty() ? "" : " (kept by the filters" + o.describeFilters() + ")"));
+                }
             }
         }
         return status;
@@ -98,6 +105,8 @@ final class ChromeTraceCommand {
         final Map<String, Integer> extraTracks = new HashMap<>();
         int nextExtra = FIRST_EXTRA_TRACK;
         int count;
+        /** Of {@link #count}, the metadata events (process and track names): the rest is what a viewer shows. */
+        int names;
 
         Output(Writer w, String session, TraceContext context, long start) {
             this.w = w;
@@ -118,20 +127,30 @@ final class ChromeTraceCommand {
             count++;
         }
 
+        void emitName(JsonWriter metadata) throws OutputFailed {
+            emit(metadata);
+            names++;
+        }
+
         void process(int pid) throws OutputFailed {
             if (processes.add(pid)) {
-                emit(meta("process_name", pid, 0, "jetw " + session + " (pid " + pid + ")"));
+                emitName(meta("process_name", pid, 0, "jetw " + session));
             }
         }
 
+        /** A thread's track: its name alone (speedscope and Perfetto show the tid beside it), none when it has no name. */
         void thread(int pid, int tid) throws OutputFailed {
             process(pid);
             if (threads.add((long) pid << 32 | (tid & 0xFFFFFFFFL))) {
-                emit(meta("thread_name", pid, tid, threadName(pid, tid)));
+                String name = context.labels.track(pid, tid);
+                if (name != null) {
+                    emitName(meta("thread_name", pid, tid, name));
+                }
             }
         }
 
-        String threadName(int pid, int tid) {
+        /** The thread a track of another tid belongs to, with its tid (the viewers show the track's own). */
+        String owner(int pid, int tid) {
             String name = context.labels.track(pid, tid);
             return name != null ? name + " (tid " + tid + ")" : "tid " + tid;
         }
@@ -144,26 +163,23 @@ final class ChromeTraceCommand {
                 tid = nextExtra++;
                 extraTracks.put(key, tid);
                 process(pid);
-                emit(meta("thread_name", pid, tid, owner == JVM_TRACK ? name : threadName(pid, owner) + ": " + name));
+                emitName(meta("thread_name", pid, tid, owner == JVM_TRACK ? name : owner(pid, owner) + ": " + name));
             }
             return tid;
         }
 
-        /** A "B" event; its args only for a slice of zero length (speedscope pairs B and E by name and args). */
-        void begin(int pid, int tid, String cat, String name, long from, long to, Map<String, Object> args)
-                throws OutputFailed {
-            emit(event("B", pid, tid, cat, name, from, from == to ? args : null));
+        /** A slice: "B" and "E" with no args (speedscope keys frames by the B's args and warns on an E whose args differ). */
+        void slice(int pid, int tid, String cat, String name, long from, long to) throws OutputFailed {
+            emit(event("B", pid, tid, cat, name, from, null));
+            emit(event("E", pid, tid, cat, name, to, null));
         }
 
-        /** An "E" event with the slice's args (merged into the slice by Perfetto and chrome://tracing). */
-        void end(int pid, int tid, String cat, String name, long to, Map<String, Object> args) throws OutputFailed {
-            emit(event("E", pid, tid, cat, name, to, args));
+        void begin(int pid, int tid, String cat, String name, long at) throws OutputFailed {
+            emit(event("B", pid, tid, cat, name, at, null));
         }
 
-        void slice(int pid, int tid, String cat, String name, long from, long to, Map<String, Object> args)
-                throws OutputFailed {
-            begin(pid, tid, cat, name, from, to, args);
-            end(pid, tid, cat, name, to, args);
+        void end(int pid, int tid, String cat, String name, long at) throws OutputFailed {
+            emit(event("E", pid, tid, cat, name, at, null));
         }
 
         JsonWriter event(String phase, int pid, int tid, String cat, String name, long at, Map<String, Object> args) {
@@ -182,7 +198,7 @@ final class ChromeTraceCommand {
         @Override
         public void slice(int pid, int tid, String track, long from, long to, String name, Map<String, Object> args)
                 throws IOException {
-            slice(pid, track(pid, tid, track), "kernel", name, from, to, args);
+            slice(pid, track(pid, tid, track), "kernel", name, from, to); // its args: in the .pftrace (class comment)
         }
 
         @Override
@@ -244,7 +260,7 @@ final class ChromeTraceCommand {
             } catch (IOException e) {
                 throw new OutputFailed(e);
             }
-            return out.count;
+            return out.count - out.names;
         }
     }
 
@@ -263,7 +279,12 @@ final class ChromeTraceCommand {
             out.thread(l.processId, l.submitterThreadId);
             out.thread(l.processId, l.taskThreadId);
             out.emit(flow("s", id, l.processId, l.submitterThreadId, l.submitTime() - out.start));
-            out.emit(flow("f", id, l.processId, l.taskThreadId, l.dequeueTime - out.start).field("bp", "e"));
+            Map<String, Object> args = new LinkedHashMap<>();
+            args.put("queueWaitNs", l.waitNanos);
+            args.put("handoff", CrossThreadLinks.kindName(l.kind));
+            args.put("submitterInstanceId", l.submitterInstanceId);
+            args.put("taskInstanceId", l.dequeueInstanceId);
+            out.emit(flow("f", id, l.processId, l.taskThreadId, l.dequeueTime - out.start).field("bp", "e").name("args").object(args));
         }
     }
 
@@ -294,7 +315,7 @@ final class ChromeTraceCommand {
             int pid = span.processId;
             out.process(pid);
             if (named.add(pid)) {
-                out.emit(meta("thread_name", pid, JVM_TRACK, JVM_TRACK_NAME));
+                out.emitName(meta("thread_name", pid, JVM_TRACK, JVM_TRACK_NAME));
             }
             int lane = lanes.place(pid + "/jvm", span.start, span.end);
             runtimeEvent(out, span, lane == 0 ? JVM_TRACK : out.track(pid, JVM_TRACK, Lanes.name(JVM_TRACK_NAME, lane)));
@@ -327,7 +348,7 @@ final class ChromeTraceCommand {
         if (span.instant()) {
             out.emit(out.event("i", span.processId, tid, cat, span.cls.name + " " + span.first.layout.typeName, span.start, args));
         } else {
-            out.slice(span.processId, tid, cat, span.cls.name, span.start, span.end, args);
+            out.slice(span.processId, tid, cat, span.cls.name, span.start, span.end); // its fields: in the .pftrace
         }
     }
 
@@ -354,12 +375,18 @@ final class ChromeTraceCommand {
 
             @Override
             public void begin(CallNode n, long start, long end) throws IOException {
-                out.begin(pid, tid, category(n), name(n), start, end, args(out, pid, n));
+                out.begin(pid, tid, category(n), name(n), start);
             }
 
             @Override
             public void end(CallNode n, long start, long end) throws IOException {
-                out.end(pid, tid, category(n), name(n), end, args(out, pid, n));
+                out.end(pid, tid, category(n), name(n), end);
+                if (n.threw()) {
+                    Map<String, Object> args = new LinkedHashMap<>();
+                    args.put("methodId", n.methodId);
+                    args.put("instanceId", n.instanceId);
+                    out.emit(out.event("i", pid, tid, "jetw.exception", n.text, end, args));
+                }
             }
 
             private String name(CallNode n) {
@@ -368,29 +395,19 @@ final class ChromeTraceCommand {
         }));
     }
 
+    /**
+     * "jetw" (a call) or "jetw.task", and the flags of this one call as more categories (speedscope keys
+     * frames by name and args only, so they split nothing): "exception" (it threw: an instant named by the
+     * exception's class follows its end), "unfinished" (still running at stop: it lasts until the file's last record).
+     */
     private static String category(CallNode n) {
-        return n.task ? "jetw.task" : "jetw";
-    }
-
-    /** What is particular to one call or task: its ids, a task's queue wait and hand-off, an exception, unfinished. */
-    private static Map<String, Object> args(Output out, int pid, CallNode n) {
-        Map<String, Object> a = new LinkedHashMap<>();
-        if (!n.task) {
-            a.put("methodId", n.methodId);
-        }
-        a.put("instanceId", n.instanceId);
-        CrossThreadLinks.Link l = n.task ? out.context.links.task(pid, n.instanceId) : null;
-        if (l != null) {
-            a.put("queueWaitNs", l.waitNanos);
-            a.put("handoff", CrossThreadLinks.kindName(l.kind));
-            a.put("submitterInstanceId", l.submitterInstanceId);
-        }
+        String cat = n.task ? "jetw.task" : "jetw";
         if (n.threw()) {
-            a.put("exception", n.text);
+            cat += ",exception";
         }
         if (!n.finished()) {
-            a.put("unfinished", true);
+            cat += ",unfinished";
         }
-        return a;
+        return cat;
     }
 }

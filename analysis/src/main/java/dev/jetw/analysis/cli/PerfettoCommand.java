@@ -19,7 +19,7 @@ import java.util.Map;
  * traces of any size (the UI loads a .pftrace of millions of slices; the JSON of chrome-trace is about
  * ten times larger and parsed whole). Tracks:
  * <ul>
- *   <li>a process track per process ("jetw SESSION (pid N)") and a thread track per thread with jetw
+ *   <li>a process track per process ("jetw SESSION": the UI shows the pid beside it) and a thread track per thread with jetw
  *       calls, named by jetw's Thread rundown: each call a slice (SLICE_BEGIN/SLICE_END, name = method,
  *       debug annotations methodId, instanceId, exception, unfinished), each checkpoint an INSTANT;</li>
  *   <li>when the file has kernel events: under each thread the tracks of {@link KernelTracks} ("CPU
@@ -164,7 +164,7 @@ final class PerfettoCommand {
             if (uuid == null) {
                 uuid = nextUuid++;
                 processTracks.put(pid, uuid);
-                trace.processTrack(uuid, pid, "jetw " + reader.header().loggerName() + " (pid " + pid + ")");
+                trace.processTrack(uuid, pid, "jetw " + reader.header().loggerName()); // the pid is the descriptor's own field
             }
             return uuid;
         }

@@ -30,8 +30,11 @@ import java.util.TreeMap;
  *       partly overlap;</li>
  *   <li>speedscope: a frame is keyed by the "B" event's name plus, when it has args, " " and the args'
  *       JSON; per track it sorts B and E by time (B first at a tie only when the two keys are equal, else
- *       E first) and closes the top frame on each E, which must have the top frame's name.</li>
+ *       E first) and closes the top frame on each E, which must have the top frame's name, and warns
+ *       ("Tried to end ... Ending ... instead") when the E's key is not the top frame's (an E with other
+ *       args than its B).</li>
  * </ul>
+ * speedscope's own importer reads the exports too, where .ci/run installed it (ViewerChecksTest).
  */
 final class ChromeTraceJson {
 
@@ -180,6 +183,7 @@ final class ChromeTraceJson {
                     Map<String, Object> end = e.remove(0);
                     assertTrue(!stack.isEmpty() && Objects.equals(stack.peek().get("name"), end.get("name")),
                             "speedscope would not close a frame on " + track + " at " + end + "; open: " + stack.peek());
+                    assertEquals(frameKey(stack.peek()), frameKey(end), "speedscope warns: an E whose key is not its B's on " + track);
                     stack.pop();
                 }
             }

@@ -228,7 +228,7 @@ class PerfettoCommandTest {
 
         Map<Integer, List<Object>> process = d.tracks.values().stream().filter(t -> t.containsKey(3)).findFirst().orElseThrow();
         assertEquals(4242L, num(msg(process, 3), 1));
-        assertEquals("jetw jetw (pid 4242)", str(msg(process, 3), 6));
+        assertEquals("jetw jetw", str(msg(process, 3), 6), "the bare name: the UI shows the pid (field 1) beside it");
         long main = d.track("main", num(process, 1));
         long worker = d.track("worker-1", num(process, 1));
         assertEquals(11L, num(msg(d.tracks.get(main), 4), 2));
