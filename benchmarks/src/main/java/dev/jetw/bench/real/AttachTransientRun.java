@@ -18,23 +18,24 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The attach transient (BENCHMARKS.md §16): what {@code jetw attach} costs a busy application, second by second.
- * Per pair two fresh JVMs run {@link PacedShop} without pause for {@code warm} seconds; then one is attached to
- * ({@code jetw attach PID OPTIONS}) and the other is left alone, and both run {@code after} more seconds. For each,
- * against its own rate over the {@code baseline} seconds before that instant: the work lost over the {@code after}
- * seconds, in baseline-seconds, and the longest stretch below 0.5 × (the run left alone shows what noise alone gives).
- * The arms alternate in order from pair to pair. Usage, after
- * {@code mvn -o -q package -pl benchmarks,agent/dist -am -DskipTests}:
+ * Per round, one fresh JVM per arm runs {@link PacedShop} without pause for {@code warm} seconds; then each agent jar
+ * given attaches to its own JVM ({@code jetw attach PID OPTIONS}) while one JVM is left alone, and each runs
+ * {@code after} more seconds. For each, against its own rate over the {@code baseline} seconds before that instant:
+ * the work lost over the {@code after} seconds, in baseline-seconds, and the longest stretch below 0.5 × (the JVM left
+ * alone shows what noise alone gives). The arms run one after the other, their order rotated from round to round.
+ * Usage, after {@code mvn -o -q package -pl benchmarks,agent/dist -am -DskipTests} (one jar or several, e.g. before
+ * and after a change):
  *
- * <pre>java -Dpairs=3 -cp benchmarks/target/benchmarks.jar dev.jetw.bench.real.AttachTransientRun agent/dist/target/jetw-agent.jar</pre>
+ * <pre>java -Dpairs=3 -cp benchmarks/target/benchmarks.jar dev.jetw.bench.real.AttachTransientRun agent/dist/target/jetw-agent.jar [OTHER_AGENT_JAR ...]</pre>
  *
- * System properties: pairs (3), warm (20 s), after (30 s), baseline (5 s), options ({@code include=org.h2.**}; the
+ * System properties: pairs (3: rounds of all arms), warm (20 s), after (30 s), baseline (5 s), options ({@code include=org.h2.**}; the
  * attach options, to which {@code backend=portable,file=...} is added), detach (true: detach at the end and report how
  * long the command took), jvmFlags (extra flags for both arms' JVMs, split at spaces; {@code {run}} becomes the
  * run's name, e.g. {@code -Xlog:safepoint:file=/tmp/sp-{run}.log}), keep (false: keep the attached run's trace and each child's other output), java (the children's java, default this one's).
  */
 public final class AttachTransientRun {
 
-    private final Path agent;
+    private final List<Path> agents = new ArrayList<>();
     private final Path classpath;
     private final Path dir;
     private final String java = System.getProperty("java", Paths.get(System.getProperty("java.home"), "bin", "java").toString());
@@ -46,57 +47,73 @@ public final class AttachTransientRun {
     private final String jvmFlags = System.getProperty("jvmFlags", "");
     private final boolean keep = Boolean.getBoolean("keep");
 
-    private AttachTransientRun(Path agent) throws IOException {
-        this.agent = agent.toAbsolutePath();
+    private AttachTransientRun(String[] agents) throws IOException {
+        for (String a : agents) {
+            this.agents.add(Paths.get(a).toAbsolutePath());
+        }
         this.classpath = Paths.get(AttachTransientRun.class.getProtectionDomain().getCodeSource().getLocation().getPath());
         this.dir = Files.createTempDirectory("jetw-attach");
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
-            System.err.println("usage: AttachTransientRun AGENT_JAR");
+        if (args.length < 1) {
+            System.err.println("usage: AttachTransientRun AGENT_JAR [OTHER_AGENT_JAR ...]");
             System.exit(2);
         }
-        AttachTransientRun run = new AttachTransientRun(Paths.get(args[0]));
+        AttachTransientRun run = new AttachTransientRun(args);
         int pairs = Integer.getInteger("pairs", 3);
         System.out.println("children: " + run.java + "; warm " + run.warm + " s, baseline " + run.baseline + " s, window "
-                + run.after + " s after the attach; options " + run.options + "; " + pairs + " pairs");
-        double[] lostAttached = new double[pairs];
-        double[] lostAlone = new double[pairs];
-        double[] below = new double[pairs];
-        double[] belowAlone = new double[pairs];
-        double[] attachMillis = new double[pairs];
-        double[] detachMillis = new double[pairs];
+                + run.after + " s after the attach; options " + run.options + "; " + pairs + " rounds; agents " + run.agents);
+        int arms = run.agents.size() + 1; // arm 0: left alone
+        List<List<Arm>> results = new ArrayList<>();
+        for (int a = 0; a < arms; a++) {
+            results.add(new ArrayList<>());
+        }
         for (int p = 0; p < pairs; p++) {
-            Arm alone = null;
-            Arm attached = null;
-            for (int k = 0; k < 2; k++) {
-                boolean attachNow = (k == 0) == (p % 2 == 1);
-                Arm a = run.arm("p" + p + (attachNow ? "-attach" : "-alone"), attachNow);
-                if (attachNow) {
-                    attached = a;
-                } else {
-                    alone = a;
-                }
+            for (int k = 0; k < arms; k++) {
+                int a = (k + p) % arms;
+                Path agent = a == 0 ? null : run.agents.get(a - 1);
+                results.get(a).add(run.arm("r" + p + (a == 0 ? "-alone" : "-attach" + a), agent));
             }
-            lostAttached[p] = attached.result.lostBaselineSeconds;
-            lostAlone[p] = alone.result.lostBaselineSeconds;
-            below[p] = attached.result.longestBelowHalfMillis / 1000.0;
-            belowAlone[p] = alone.result.longestBelowHalfMillis / 1000.0;
-            attachMillis[p] = attached.commandMillis;
-            detachMillis[p] = attached.detachMillis;
         }
-        System.out.println("-- summary, mean [95 % CI] over " + pairs + " pairs");
-        System.out.println("lost work, attached:   " + RealWorkloadRun.meanAndInterval(lostAttached, "%.2f") + " baseline-seconds " + Arrays.toString(round2(lostAttached)));
-        System.out.println("lost work, left alone: " + RealWorkloadRun.meanAndInterval(lostAlone, "%.2f") + " baseline-seconds " + Arrays.toString(round2(lostAlone)));
-        double[] diff = new double[pairs];
-        for (int p = 0; p < pairs; p++) {
-            diff[p] = lostAttached[p] - lostAlone[p];
+        System.out.println("-- summary, mean [95 % CI] over " + pairs + " rounds");
+        double[] alone = lost(results.get(0));
+        System.out.println("left alone: lost " + RealWorkloadRun.meanAndInterval(alone, "%.2f") + " baseline-s " + Arrays.toString(round2(alone))
+                + "; longest below 0.5 x " + Arrays.toString(round2(below(results.get(0)))) + " s");
+        for (int a = 1; a < arms; a++) {
+            List<Arm> rs = results.get(a);
+            double[] lost = lost(rs);
+            double[] diff = new double[pairs];
+            double[] attach = new double[pairs];
+            double[] detach = new double[pairs];
+            for (int p = 0; p < pairs; p++) {
+                diff[p] = lost[p] - alone[p];
+                attach[p] = rs.get(p).commandMillis;
+                detach[p] = rs.get(p).detachMillis;
+            }
+            System.out.println("attached with " + run.agents.get(a - 1) + ":");
+            System.out.println("  lost " + RealWorkloadRun.meanAndInterval(lost, "%.2f") + " baseline-s " + Arrays.toString(round2(lost))
+                    + "; minus the JVM left alone in the same round " + RealWorkloadRun.meanAndInterval(diff, "%.2f"));
+            System.out.println("  longest below 0.5 x " + Arrays.toString(round2(below(rs))) + " s");
+            System.out.println("  attach command " + RealWorkloadRun.meanAndInterval(attach, "%.0f") + " ms " + Arrays.toString(attach)
+                    + (run.detach ? "; detach command " + RealWorkloadRun.meanAndInterval(detach, "%.0f") + " ms " + Arrays.toString(detach) : ""));
         }
-        System.out.println("lost work, attached minus alone (paired): " + RealWorkloadRun.meanAndInterval(diff, "%.2f"));
-        System.out.println("longest stretch below 0.5 x, attached: " + Arrays.toString(round2(below)) + " s; left alone: " + Arrays.toString(round2(belowAlone)) + " s");
-        System.out.println("attach command: " + RealWorkloadRun.meanAndInterval(attachMillis, "%.0f") + " ms " + Arrays.toString(attachMillis)
-                + (run.detach ? "; detach command: " + RealWorkloadRun.meanAndInterval(detachMillis, "%.0f") + " ms " + Arrays.toString(detachMillis) : ""));
+    }
+
+    private static double[] lost(List<Arm> arms) {
+        double[] x = new double[arms.size()];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = arms.get(i).result.lostBaselineSeconds;
+        }
+        return x;
+    }
+
+    private static double[] below(List<Arm> arms) {
+        double[] x = new double[arms.size()];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = arms.get(i).result.longestBelowHalfMillis / 1000.0;
+        }
+        return x;
     }
 
     private static double[] round2(double[] x) {
@@ -107,8 +124,9 @@ public final class AttachTransientRun {
         return r;
     }
 
-    /** One JVM: warm, the instant (attach or nothing), the window, then detach (if attached) and quit. */
-    private Arm arm(String name, boolean attachNow) throws Exception {
+    /** One JVM: warm, the instant (an attach of {@code agent}, or nothing when null), the window, then detach (if attached) and quit. */
+    private Arm arm(String name, Path agent) throws Exception {
+        boolean attachNow = agent != null;
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         for (String f : jvmFlags.trim().split(" +")) {
@@ -138,7 +156,7 @@ public final class AttachTransientRun {
             Path etl = dir.resolve(name + ".etl");
             if (attachNow) {
                 long t0 = System.nanoTime();
-                String reply = jetw("attach", pid, options + ",backend=portable,file=" + etl);
+                String reply = jetw(agent, "attach", pid, options + ",backend=portable,file=" + etl);
                 arm.commandMillis = (System.nanoTime() - t0) / 1_000_000;
                 if (!reply.startsWith("jetw agent attached")) {
                     throw new IllegalStateException("attach failed: " + reply);
@@ -153,7 +171,7 @@ public final class AttachTransientRun {
             arm.reply("mark ");
             if (attachNow && detach) {
                 long t0 = System.nanoTime();
-                String reply = jetw("detach", pid);
+                String reply = jetw(agent, "detach", pid);
                 arm.detachMillis = (System.nanoTime() - t0) / 1_000_000;
                 System.out.println("  " + name + " detach: " + reply.replace('\n', ' '));
             }
@@ -184,7 +202,7 @@ public final class AttachTransientRun {
         }
     }
 
-    private String jetw(String... args) throws Exception {
+    private String jetw(Path agent, String... args) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         cmd.add("-jar");

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The attach ramp (docs/attach-ramp.md) against a running JVM: the loaded classes are instrumented in the order it
- * documents (first classes seen waiting or deep in a stack, then classes not running, then classes holding a method
- * running hot, each tier in class-name order), and the methods running hot get no advice. Method ids are given in the
+ * documents (first classes seen waiting or deep in a stack, then classes holding a method running hot, then classes
+ * not seen running, each tier in class-name order), and the methods running hot get no advice. Method ids are given in the
  * order methods are instrumented, so the trace's rundown shows the order.
  */
 class AttachRampIT {
@@ -58,8 +58,8 @@ class AttachRampIT {
                     order.add(simple);
                 }
             }
-            assertEquals(List.of("Outer", "Waiter", "ColdA", "ColdB", "Middle", "Spinner"), order,
-                    "tier 1 (waiting or deep), tier 2 (not seen), tier 3 (holding hot methods), each by name");
+            assertEquals(List.of("Outer", "Waiter", "Middle", "Spinner", "ColdA", "ColdB"), order,
+                    "seen waiting or deep, then holding hot methods (together, first), then not seen; each by name");
 
             for (String hot : List.of("Spinner#step", "Spinner#spin", "Middle#a", "Middle#b")) {
                 String[] cm = hot.split("#");

@@ -20,17 +20,23 @@ import java.util.concurrent.CountDownLatch;
  * <ol>
  * <li>samples every thread's stack {@link #SAMPLES} times, {@link #SAMPLE_INTERVAL_MILLIS} ms apart
  *     ({@link RunningMethods});</li>
- * <li>retransforms the loaded classes the options select in three tiers, each in class-name order: classes with a
- *     method seen waiting or deep in a stack (slow calls, near I/O), then classes not seen (rarely called), then
- *     classes holding a method seen running hot, whose hot methods get no advice (the path {@code hotMethods=}
- *     takes: registered, named, excluded from the start);</li>
- * <li>in batches of {@link #BATCH_CLASSES} classes, pausing after each for {@link #PAUSE_PER_BUSY} times as long as
- *     the batch took and at least {@link #MIN_PAUSE_MILLIS} ms, so that the retransformation and the
- *     recompilation it causes take a bounded share of the machine.</li>
+ * <li>retransforms first, in one call, the loaded classes the options select that were seen in the samples: those
+ *     with a method seen waiting or deep in a stack (slow calls, near I/O), then those holding a method seen running
+ *     hot, whose hot methods get no advice (the path {@code hotMethods=} takes: registered, named, excluded from the
+ *     start); then the classes not seen (rarely called), in batches of {@link #BATCH_CLASSES}; each tier in
+ *     class-name order;</li>
+ * <li>pauses after each call for {@link #PAUSE_PER_BUSY} times as long as it took, at least
+ *     {@link #MIN_PAUSE_MILLIS} and at most {@link #MAX_PAUSE_MILLIS} ms, so that the retransformation and the
+ *     recompilation it causes take a bounded share of the machine, and a busy machine does not stretch the ramp
+ *     without end.</li>
  * </ol>
- * Why: a retransformation makes the JVM throw compiled code away (the first one in a JVM that was started without an
- * agent: all of it), and advice in hot methods runs on every call until adaptive exclusion mutes it; doing the whole
- * library at once dropped a busy H2 application to 0.02 × for 15 s (BENCHMARKS.md §16).
+ * Why: a retransformation makes the JVM throw compiled code away, and advice in hot methods runs on every call until
+ * adaptive exclusion mutes it; doing the whole library at once dropped a busy H2 application to 0.02 × for 15 s
+ * (BENCHMARKS.md §16). Why the classes seen go first and together: the first retransformation in a JVM started without
+ * an agent throws away all compiled code whatever it retransforms (HotSpot has recorded no dependencies to be more
+ * selective), so the classes on the running stacks, which the JIT compiles again first, go in with it and are
+ * compiled again once rather than twice; the classes not seen are rarely inlined into running code, so their later
+ * batches throw little away.
  */
 public final class AttachRamp implements Runnable {
 
@@ -38,6 +44,7 @@ public final class AttachRamp implements Runnable {
     static final long SAMPLE_INTERVAL_MILLIS = 10;
     static final int BATCH_CLASSES = 25;
     static final long MIN_PAUSE_MILLIS = 50;
+    static final long MAX_PAUSE_MILLIS = 1_000;
     static final int PAUSE_PER_BUSY = 4;
 
     /** The reason a method running hot at attach is left out with (its MethodExclusion event in the trace). */
@@ -118,7 +125,10 @@ public final class AttachRamp implements Runnable {
         return RUNNING_HOT;
     }
 
-    /** The loaded classes the ramp offers Byte Buddy, one pass per tier, each in name order (Byte Buddy still matches each). */
+    /**
+     * The loaded classes the ramp offers Byte Buddy (which still matches each): a first pass with the classes seen in
+     * the samples (waiting or deep, then holding hot methods), a second with those not seen; each tier in name order.
+     */
     AgentBuilder.RedefinitionStrategy.DiscoveryStrategy discovery() {
         return instrumentation -> {
             List<List<Class<?>>> tiers = new ArrayList<>();
@@ -135,22 +145,27 @@ public final class AttachRamp implements Runnable {
                 }
                 tiers.get(running.tierOf(name).ordinal()).add(c);
             }
-            List<Iterable<Class<?>>> passes = new ArrayList<>();
             int total = 0;
             for (int i = 0; i < tiers.size(); i++) {
-                List<Class<?>> tier = tiers.get(i);
-                tier.sort(Comparator.comparing(Class::getName));
-                tierClasses[i] = tier.size();
-                total += tier.size();
-                passes.add(tier);
+                tiers.get(i).sort(Comparator.comparing(Class::getName));
+                tierClasses[i] = tiers.get(i).size();
+                total += tierClasses[i];
             }
             classesOffered = total;
+            List<Class<?>> seen = new ArrayList<>(tiers.get(RunningMethods.Tier.WAITING_OR_DEEP.ordinal()));
+            seen.addAll(tiers.get(RunningMethods.Tier.HOT.ordinal()));
+            List<Iterable<Class<?>>> passes = new ArrayList<>();
+            passes.add(seen);
+            passes.add(tiers.get(RunningMethods.Tier.NOT_SEEN.ordinal()));
             return passes;
         };
     }
 
+    /** The classes seen in one batch (their pass is the first), the others {@link #BATCH_CLASSES} at a time. */
     AgentBuilder.RedefinitionStrategy.BatchAllocator batches() {
-        return AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH_CLASSES);
+        AgentBuilder.RedefinitionStrategy.BatchAllocator fixed = AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH_CLASSES);
+        return types -> types.isEmpty() || running.tierOf(types.get(0).getName()) == RunningMethods.Tier.NOT_SEEN
+                ? fixed.batch(types) : java.util.Collections.singletonList(types);
     }
 
     /** Paces the batches and counts the classes done. */
@@ -188,7 +203,7 @@ public final class AttachRamp implements Runnable {
             return;
         }
         try {
-            Thread.sleep(Math.max(MIN_PAUSE_MILLIS, busyMillis * PAUSE_PER_BUSY));
+            Thread.sleep(Math.min(MAX_PAUSE_MILLIS, Math.max(MIN_PAUSE_MILLIS, busyMillis * PAUSE_PER_BUSY)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stopped = true;

@@ -18,13 +18,13 @@ public final class RunningMethods {
     /** The frames of a running thread, counted from its innermost frame of a class the options may select, that are hot. */
     static final int HOT_FRAMES = 4;
 
-    /** A class's place in the ramp, in the order the ramp instruments them. */
+    /** A class's place in the ramp (AttachRamp: the first and the third go first, together, then the second). */
     public enum Tier {
         /** A method seen waiting or deep in a stack, none hot: slow calls, near I/O. */
         WAITING_OR_DEEP,
         /** Not seen in any sample: rarely called. */
         NOT_SEEN,
-        /** Holds a method running hot: instrumented last, without its hot methods. */
+        /** Holds a method running hot: instrumented without its hot methods. */
         HOT
     }
 
