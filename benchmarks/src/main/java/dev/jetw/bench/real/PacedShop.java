@@ -43,7 +43,7 @@ public final class PacedShop {
         Thread ticker = new Thread(() -> {
             long next = uptime();
             while (true) {
-                next += TICK_MILLIS;
+                next = Math.max(next + TICK_MILLIS, uptime()); // a tick late by more than a tick is not caught up
                 try {
                     Thread.sleep(Math.max(0, next - uptime()));
                 } catch (InterruptedException e) {

@@ -16,6 +16,11 @@ final class ThroughputTimeline {
     private final List<long[]> ticks = new ArrayList<>();
 
     void add(long uptimeMillis, long rounds) {
+        long[] last = ticks.isEmpty() ? null : ticks.get(ticks.size() - 1);
+        if (last != null && last[0] >= uptimeMillis) {
+            last[1] = rounds; // a late ticker's second tick in the same millisecond: one tick, no interval of length 0
+            return;
+        }
         ticks.add(new long[] {uptimeMillis, rounds});
     }
 

@@ -39,6 +39,18 @@ class ThroughputTimelineTest {
     }
 
     @Test
+    void twoTicksInOneMillisecondAreOne() {
+        ThroughputTimeline t = new ThroughputTimeline();
+        t.add(0, 0);
+        t.add(1_000, 100);
+        t.add(1_000, 101);
+        t.add(2_000, 201);
+        ThroughputTimeline.Transient tr = t.after(1_000, 1_000, 1_000);
+        assertEquals(101.0, tr.baselinePerSecond, 1e-9);
+        assertEquals(1 - 100 / 101.0, tr.lostBaselineSeconds, 1e-9, "no interval of length 0 (NaN)");
+    }
+
+    @Test
     void perSecondRatios() {
         ThroughputTimeline t = timeline();
         assertArrayEquals(new double[] {1.0, 0.0, 0.5, 0.4, 1.0}, t.perSecond(9_000, 5, 200.0), 1e-9);
