@@ -62,7 +62,7 @@ final class Agent {
         this.writer = new TraceWriter(session.provider, registry, exclusion, options.exceptionLevel);
         this.rundown = new Rundown(session.provider, registry, writer);
         this.instrumenter = new Instrumenter(inst, selection, registry, exclusion, options.hotMethods, rundown, options.verbose);
-        this.ramp = attaching ? new AttachRamp(inst, instrumenter, selection) : null;
+        this.ramp = attaching ? new AttachRamp(instrumenter, selection) : null;
         this.handoffs = options.propagate && HandoffInstrumenter.available() ? new HandoffInstrumenter(inst, options.verbose) : null;
         if (handoffs != null) {
             writer.linkThreads(new HandoffWriter(session.provider, writer));

@@ -6,7 +6,6 @@ import dev.jetw.bootstrap.Dispatcher;
 import dev.jetw.etl.JetwSchema;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
-import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -50,7 +49,6 @@ public final class AttachRamp implements Runnable {
     /** The reason a method running hot at attach is left out with (its MethodExclusion event in the trace). */
     static final HotMethods.Decision RUNNING_HOT = new HotMethods.Decision(JetwSchema.EXCLUSION_RUNNING_AT_ATTACH, 0L);
 
-    private final Instrumentation inst;
     private final Instrumenter instrumenter;
     private final Selection selection;
     private final RunningMethods running = new RunningMethods();
@@ -66,8 +64,7 @@ public final class AttachRamp implements Runnable {
     private volatile int classesOffered;
     private Thread thread;
 
-    public AttachRamp(Instrumentation inst, Instrumenter instrumenter, Selection selection) {
-        this.inst = inst;
+    public AttachRamp(Instrumenter instrumenter, Selection selection) {
         this.instrumenter = instrumenter;
         this.selection = selection;
     }
