@@ -96,6 +96,11 @@ public final class JetwSchema {
      * trace (option hotMethods=) rather than from calls it observed: written after the method's DC_START, counts 0.
      */
     public static final String EXCLUSION_KNOWN_SUFFIX = " (from hotMethods=)";
+    /**
+     * MethodExclusion reason of a method left without advice because it was running hot in the thread samples the agent
+     * took at attach (docs/attach-ramp.md): written after the method's DC_START, counts 0; not carried by hot-methods lists.
+     */
+    public static final String EXCLUSION_RUNNING_AT_ATTACH = "running hot at attach";
 
     public static final String PROVIDER_NAME = "jetw";
     /** The version of the Thread rundown the agent writes (1: with the OS thread id). */

@@ -3,6 +3,7 @@ package dev.jetw.agent.core;
 import dev.jetw.agent.core.exclusion.AdaptiveExclusion;
 import dev.jetw.agent.core.exclusion.ExcludedMethodRemover;
 import dev.jetw.agent.core.handoff.HandoffInstrumenter;
+import dev.jetw.agent.core.instrument.AttachRamp;
 import dev.jetw.agent.core.instrument.Instrumenter;
 import dev.jetw.agent.core.methods.MethodRegistry;
 import dev.jetw.agent.core.methods.Selection;
@@ -42,6 +43,8 @@ final class Agent {
     private final TraceWriter writer;
     private final Rundown rundown;
     private final Instrumenter instrumenter;
+    /** At attach to a running JVM: instruments the loaded classes progressively (null at start-up). */
+    private final AttachRamp ramp;
     /** Null when propagate=false or the bootstrap classes are not on the boot class path. */
     private final HandoffInstrumenter handoffs;
     /** Null when adaptive=false or uninstrumentRate=0. */
@@ -50,7 +53,7 @@ final class Agent {
     private RuntimeEvents runtimeEvents;
     private volatile boolean stopped;
 
-    private Agent(AgentOptions options, TraceSession session, Instrumentation inst) {
+    private Agent(AgentOptions options, TraceSession session, Instrumentation inst, boolean attaching) {
         this.options = options;
         this.session = session;
         Selection selection = new Selection(options);
@@ -59,6 +62,7 @@ final class Agent {
         this.writer = new TraceWriter(session.provider, registry, exclusion, options.exceptionLevel);
         this.rundown = new Rundown(session.provider, registry, writer);
         this.instrumenter = new Instrumenter(inst, selection, registry, exclusion, options.hotMethods, rundown, options.verbose);
+        this.ramp = attaching ? new AttachRamp(instrumenter, selection) : null;
         this.handoffs = options.propagate && HandoffInstrumenter.available() ? new HandoffInstrumenter(inst, options.verbose) : null;
         if (handoffs != null) {
             writer.linkThreads(new HandoffWriter(session.provider, writer));
@@ -69,18 +73,26 @@ final class Agent {
         this.shutdownHook = dev.jetw.etw.JetwThreads.register(new Thread(this::onShutdown, "jetw-shutdown"));
     }
 
-    /** Starts the session and instruments; throws with a one-line message when the session will not start. */
-    static Agent start(AgentOptions options, Instrumentation inst, EtwBackend backend) throws EtwException {
+    /**
+     * Starts the session and instruments; throws with a one-line message when the session will not start.
+     * {@code attaching}: the JVM is running already, so its loaded classes are instrumented by the {@link AttachRamp}
+     * on its own thread ({@link #awaitRamp}); at start-up the few loaded classes are retransformed before this returns.
+     */
+    static Agent start(AgentOptions options, Instrumentation inst, EtwBackend backend, boolean attaching) throws EtwException {
         if (options.bootstrap && Dispatcher.class.getClassLoader() != null) {
             throw new IllegalStateException("bootstrap=true needs the jetw-bootstrap jar on the boot class path "
                     + "(the jetw agent jar puts it there; Dispatcher was loaded by " + Dispatcher.class.getClassLoader() + ")");
         }
         TraceSession session = TraceSession.start(backend, options.session, options.enableLevel);
-        Agent agent = new Agent(options, session, inst);
+        Agent agent = new Agent(options, session, inst, attaching);
         try {
             agent.writer.nameCurrentThread(); // also warms the write path before any class is transformed
             Dispatcher.install(agent.writer);
-            agent.instrumenter.install();
+            if (agent.ramp != null) {
+                agent.ramp.start();
+            } else {
+                agent.instrumenter.install();
+            }
             if (agent.handoffs != null) {
                 Handoff.install(agent.writer.handoffs());
                 agent.handoffs.install();
@@ -92,6 +104,9 @@ final class Agent {
             Runtime.getRuntime().addShutdownHook(agent.shutdownHook);
             System.setProperty(ACTIVE_PROPERTY, "true");
         } catch (RuntimeException | Error e) {
+            if (agent.ramp != null) {
+                agent.ramp.stop();
+            }
             if (agent.remover != null) {
                 agent.remover.stop();
             }
@@ -109,6 +124,18 @@ final class Agent {
             throw e;
         }
         return agent;
+    }
+
+    /** Waits until the attach ramp has instrumented the loaded classes (at once without one). */
+    void awaitRamp() {
+        if (ramp == null) {
+            return;
+        }
+        try {
+            ramp.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** One line saying what was started. */
@@ -135,6 +162,9 @@ final class Agent {
             sb.append(" (maxMethods=").append(options.maxMethods).append(" reached)");
         }
         sb.append('\n');
+        if (ramp != null) {
+            sb.append("attach ramp:         ").append(ramp.status()).append('\n');
+        }
         sb.append(registry.budgetReport());
         sb.append("methods excluded:    ").append(exclusion.excludedCount())
                 .append(options.adaptive ? " (adaptive: hot and short)" : " (adaptive=false)");
@@ -211,6 +241,9 @@ final class Agent {
             return summary(null);
         }
         stopped = true;
+        if (ramp != null) {
+            ramp.stop(); // the classes under way finish, unpaced, before they are restored
+        }
         if (remover != null) {
             remover.stop();
         }

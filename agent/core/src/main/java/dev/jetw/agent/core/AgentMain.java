@@ -49,7 +49,7 @@ public final class AgentMain {
 
     /** -javaagent: start the session, then open the control channel for status and detach. */
     public static void premain(String options, Instrumentation inst) {
-        run(options, inst, null);
+        run(options, inst, null, false);
         listen(inst);
     }
 
@@ -59,7 +59,7 @@ public final class AgentMain {
      */
     public static void agentmain(String options, Instrumentation inst) {
         if (!isListen(options)) {
-            run(options, inst, null);
+            run(options, inst, null, true);
         }
         listen(inst);
     }
@@ -97,10 +97,17 @@ public final class AgentMain {
      * option string), status, detach, dump (argument: the file, or "" for the default). A failure reply starts with "jetw: ". Only a first attach that
      * fails prints in the application's output (it would have at start-up too); queries never do.
      */
-    static synchronized String control(String command, String argument) {
+    static String control(String command, String argument) {
+        if (command.equals("attach")) {
+            return attachByTool(argument);
+        }
+        synchronized (AgentMain.class) {
+            return query(command, argument);
+        }
+    }
+
+    private static String query(String command, String argument) {
         switch (command) {
-            case "attach":
-                return attachByTool(argument);
             case "status":
                 return status();
             case "detach":
@@ -112,29 +119,37 @@ public final class AgentMain {
         }
     }
 
+    /**
+     * The agent starts under the lock; the reply waits for its attach ramp outside it, so that status (the ramp's
+     * progress) and detach are answered meanwhile.
+     */
     private static String attachByTool(String options) {
-        String repeated = repeatedAttach(options);
-        if (repeated != null) {
-            return repeated;
-        }
-        String reply;
-        List<String> warnings = Collections.emptyList();
-        try {
-            AgentOptions o = AgentOptions.parse(options);
-            if (o.command != null || o.out != null) {
-                throw new ConfigException(o.command != null ? "command" : "out", o.command != null ? o.command : o.out.toString(),
-                        "the attach tool's options take no command= or out=");
+        List<String> warnings;
+        Agent started;
+        synchronized (AgentMain.class) {
+            String repeated = repeatedAttach(options);
+            if (repeated != null) {
+                return repeated;
             }
-            warnings = o.session.warnings();
-            reply = start(o, channelInst, null, options);
-        } catch (Throwable t) {
-            reply = failureLine(t);
+            try {
+                AgentOptions o = AgentOptions.parse(options);
+                if (o.command != null || o.out != null) {
+                    throw new ConfigException(o.command != null ? "command" : "out", o.command != null ? o.command : o.out.toString(),
+                            "the attach tool's options take no command= or out=");
+                }
+                warnings = o.session.warnings();
+                started = start(o, channelInst, null, options, true);
+            } catch (Throwable t) {
+                String reply = failureLine(t);
+                System.err.println(reply);
+                return reply;
+            }
         }
-        if (reply.startsWith("jetw: ")) {
-            System.err.println(reply);
-            return reply;
+        started.awaitRamp();
+        StringBuilder sb;
+        synchronized (AgentMain.class) {
+            sb = new StringBuilder(started.startedLine());
         }
-        StringBuilder sb = new StringBuilder(reply);
         for (String w : warnings) {
             sb.append('\n').append("jetw: warning: ").append(w);
         }
@@ -146,11 +161,16 @@ public final class AgentMain {
      * else printed). {@code backend} overrides the backend choice (tests); null chooses by the options.
      */
     static synchronized String run(String options, Instrumentation inst, EtwBackend backend) {
+        return run(options, inst, backend, false);
+    }
+
+    /** {@link #run(String, Instrumentation, EtwBackend)}; {@code attaching}: the JVM runs already (Attach API, not -javaagent). */
+    static synchronized String run(String options, Instrumentation inst, EtwBackend backend, boolean attaching) {
         Path out = outOf(options);
         String reply;
         try {
             AgentOptions o = AgentOptions.parse(options);
-            reply = execute(o, inst, backend, options);
+            reply = execute(o, inst, backend, options, attaching);
         } catch (Throwable t) {
             reply = failureLine(t);
         }
@@ -168,7 +188,7 @@ public final class AgentMain {
         return "jetw: agent: " + describe(t) + "; the agent stays inactive";
     }
 
-    private static String execute(AgentOptions o, Instrumentation inst, EtwBackend backend, String options) throws EtwException {
+    private static String execute(AgentOptions o, Instrumentation inst, EtwBackend backend, String options, boolean attaching) throws EtwException {
         if ("status".equals(o.command)) {
             return status();
         }
@@ -185,7 +205,9 @@ public final class AgentMain {
         for (String w : o.session.warnings()) {
             System.err.println("jetw: warning: " + w);
         }
-        return start(o, inst, backend, options);
+        Agent started = start(o, inst, backend, options, attaching);
+        started.awaitRamp();
+        return started.startedLine();
     }
 
     private static String status() {
@@ -234,7 +256,7 @@ public final class AgentMain {
         return entries;
     }
 
-    private static String start(AgentOptions o, Instrumentation inst, EtwBackend backend, String options) throws EtwException {
+    private static Agent start(AgentOptions o, Instrumentation inst, EtwBackend backend, String options, boolean attaching) throws EtwException {
         if (inst == null) {
             throw new IllegalStateException("no Instrumentation (the agent must be loaded with -javaagent or the Attach API)");
         }
@@ -242,9 +264,9 @@ public final class AgentMain {
             throw new IllegalStateException("this JVM cannot retransform classes (the agent jar needs Can-Retransform-Classes: true)");
         }
         EtwBackend b = backend != null ? backend : EtwBackends.create(o.backend);
-        current = Agent.start(o, inst, b);
+        current = Agent.start(o, inst, b, attaching);
         currentOptions = attachOptions(options);
-        return current.startedLine();
+        return current;
     }
 
     /** Reply to the attach tool's file when one was named, else to stderr (a -javaagent start). */

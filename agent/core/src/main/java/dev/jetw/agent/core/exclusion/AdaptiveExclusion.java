@@ -152,7 +152,9 @@ public final class AdaptiveExclusion {
         if (decision.excludes()) {
             states[methodId] = EXCLUDED;
             excludedCount++;
-            knownExcludedCount++;
+            if (!decision.reason.equals(JetwSchema.EXCLUSION_RUNNING_AT_ATTACH)) {
+                knownExcludedCount++; // status counts the attach ramp's decisions apart (AttachRamp)
+            }
             return true;
         }
         giveHotThreshold(methodId);

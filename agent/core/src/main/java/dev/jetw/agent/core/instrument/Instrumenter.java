@@ -65,7 +65,9 @@ public final class Instrumenter {
     private final HotMethods hotMethods;
     private final Rundown rundown;
     private final boolean verbose;
-    private ResettableClassFileTransformer transformer;
+    private volatile ResettableClassFileTransformer transformer;
+    /** At attach: the ramp that orders the loaded classes and leaves out the methods running hot (null at start-up). */
+    private volatile AttachRamp ramp;
     /**
      * Parsed class files per class loader, kept for this attach: a library's classes share super
      * types and signatures, which Byte Buddy would otherwise read and parse again for every class
@@ -89,8 +91,19 @@ public final class Instrumenter {
         this.verbose = verbose;
     }
 
-    /** Installs the transformer and retransforms the classes already loaded. */
+    /** Installs the transformer and retransforms the classes already loaded, all at once (at start-up: few are). */
     public void install() {
+        install(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE, RETRANSFORM_BATCHES, RETRANSFORM_PAUSES);
+    }
+
+    /** Installs the transformer, the loaded classes in the ramp's order and pace (at attach, on the ramp's thread). */
+    void install(AttachRamp ramp) {
+        this.ramp = ramp;
+        install(ramp.discovery(), ramp.batches(), ramp.pacing());
+    }
+
+    private void install(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy loaded, AgentBuilder.RedefinitionStrategy.BatchAllocator batches,
+                         AgentBuilder.RedefinitionStrategy.Listener pacing) {
         NanConstantGuard.nextAttach();
         Advice linkedAdvice = Advice.withCustomMapping()
                 .bind(MethodId.class, new MethodIdMapping(registry))
@@ -112,8 +125,9 @@ public final class Instrumenter {
                 .with(new ClassDescriptions(selection))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-                .with(RETRANSFORM_BATCHES)
-                .with(RETRANSFORM_PAUSES)
+                .with(batches)
+                .with(loaded)
+                .with(pacing)
                 .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(new Listener())
@@ -180,6 +194,10 @@ public final class Instrumenter {
                 }
                 HotMethods.Decision known = hotMethods == null ? null
                         : hotMethods.of(type.getName(), method.getInternalName(), method.getDescriptor());
+                AttachRamp r = ramp;
+                if (known == null && r != null) {
+                    known = r.decisionFor(type.getName(), method.getInternalName(), method.getDescriptor());
+                }
                 if (known != null && exclusion.startKnown(id, known)) {
                     registry.uninstrument(id); // named and budgeted like any method, but never given advice
                 }

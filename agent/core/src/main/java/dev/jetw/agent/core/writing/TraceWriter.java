@@ -255,7 +255,9 @@ public final class TraceWriter implements CallHandler {
     void writeKnownDecision(ThreadContext c, int methodId) {
         String reason = exclusion.knownReason(methodId);
         if (reason != null) {
-            writeExclusionRecord(c, methodId, 0, 0, 0L, reason + JetwSchema.EXCLUSION_KNOWN_SUFFIX);
+            // The attach ramp's decisions come from the application's stacks, not from a hotMethods= file.
+            writeExclusionRecord(c, methodId, 0, 0, 0L,
+                    reason.equals(JetwSchema.EXCLUSION_RUNNING_AT_ATTACH) ? reason : reason + JetwSchema.EXCLUSION_KNOWN_SUFFIX);
         }
     }
 

@@ -1,0 +1,81 @@
+package dev.jetw.agent.core.instrument;
+
+import dev.jetw.agent.core.methods.Selection;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the application is doing at attach, from a few samples of its threads' stacks (option-free: see
+ * docs/attach-ramp.md): per class, whether any of its methods was running hot (among the innermost
+ * {@link #HOT_FRAMES} frames of a thread on CPU), only waiting or deeper in a stack (a caller: a slow call, or one
+ * near I/O), or not seen at all. Methods are known by class and name only (a stack frame has no descriptor), so
+ * every overload of a hot method counts as hot.
+ */
+public final class RunningMethods {
+
+    /** The frames of a running thread, counted from its innermost frame of a class the options may select, that are hot. */
+    static final int HOT_FRAMES = 4;
+
+    /** A class's place in the ramp (AttachRamp: the first and the third go first, together, then the second). */
+    public enum Tier {
+        /** A method seen waiting or deep in a stack, none hot: slow calls, near I/O. */
+        WAITING_OR_DEEP,
+        /** Not seen in any sample: rarely called. */
+        NOT_SEEN,
+        /** Holds a method running hot: instrumented without its hot methods. */
+        HOT
+    }
+
+    // Written by the ramp's thread while it samples; read by any thread whose class loads later (the transformer).
+    private final Set<String> hotMethods = ConcurrentHashMap.newKeySet();
+    private final Map<String, Tier> tiers = new ConcurrentHashMap<>();
+    private volatile int samples;
+
+    /** Adds one sample of every thread's stack but the agent's own ({@code jetw-*}) threads. */
+    void sample(Map<Thread, StackTraceElement[]> stacks, Selection selection) {
+        samples = samples + 1; // one writer
+        for (Map.Entry<Thread, StackTraceElement[]> e : stacks.entrySet()) {
+            Thread t = e.getKey();
+            if (t.getName().startsWith("jetw-")) {
+                continue;
+            }
+            StackTraceElement[] frames = e.getValue();
+            boolean onCpu = t.getState() == Thread.State.RUNNABLE && frames.length > 0 && !frames[0].isNativeMethod();
+            ClassLoader loader = t.getContextClassLoader();
+            int candidates = 0;
+            for (StackTraceElement f : frames) {
+                String c = f.getClassName();
+                if (selection.rejectsByName(c, loader == null ? ClassLoader.getSystemClassLoader() : loader)) {
+                    continue;
+                }
+                if (onCpu && candidates++ < HOT_FRAMES) {
+                    hotMethods.add(c + '.' + f.getMethodName());
+                    tiers.put(c, Tier.HOT);
+                } else if (!tiers.containsKey(c)) {
+                    tiers.put(c, Tier.WAITING_OR_DEEP);
+                }
+            }
+        }
+    }
+
+    /** True when {@code className.methodName} (any descriptor) was running hot in a sample. */
+    public boolean isHot(String className, String methodName) {
+        return hotMethods.contains(className + '.' + methodName);
+    }
+
+    public Tier tierOf(String className) {
+        Tier t = tiers.get(className);
+        return t == null ? Tier.NOT_SEEN : t;
+    }
+
+    /** Hot methods by class and name (each counts its overloads once). */
+    public int hotMethodCount() {
+        return hotMethods.size();
+    }
+
+    public int samples() {
+        return samples;
+    }
+}
