@@ -5,6 +5,7 @@ import dev.jetw.etl.EtlRecord;
 import dev.jetw.analysis.kernel.KernelClass;
 import dev.jetw.analysis.kernel.KernelDecoder;
 import dev.jetw.analysis.kernel.KernelEvent;
+import dev.jetw.analysis.kernel.StackKeys;
 import dev.jetw.etl.EventType;
 
 import java.io.IOException;
@@ -33,12 +34,19 @@ final class DumpCommand {
                 Progress progress = Progress.forCommand(err, o, "dump " + f);
                 TimeWindow window = o.window(reader.header().startTime());
                 try {
-                    JetwNames names = TraceContext.read(f, progress).names;
+                    TraceContext context = TraceContext.read(f, progress);
+                    JetwNames names = context.names;
+                    StackKeys keys = context.stackKeys;
                     for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
                         progress.record(reader, 2, 2);
                         if (!r.isLogfileHeader() && o.threadMatches(r.threadId()) && window.contains(r.fileTime())) {
-                            out.println(o.json ? json(reader, r, names) : text(reader, r, names));
+                            out.println(o.json ? json(reader, r, names, keys) : text(reader, r, names, keys));
                         }
+                    }
+                    if (keys.resolved() + keys.unresolved() > 0) {
+                        err.println("jetw etl dump: " + f + ": " + (keys.resolved() + keys.unresolved()) + " stacks by key, "
+                                + keys.resolved() + " resolved, " + keys.unresolved() + " unresolved (no KeyDelete or"
+                                + " KeyRundown of their key follows them in the file)");
                     }
                 } finally {
                     progress.done();
@@ -66,7 +74,7 @@ final class DumpCommand {
         return EventType.name(r.type());
     }
 
-    private static String text(EtlReader reader, EtlRecord r, JetwNames names) {
+    private static String text(EtlReader reader, EtlRecord r, JetwNames names, StackKeys keys) {
         StringBuilder s = new StringBuilder();
         s.append(Text.iso(r.fileTime())).append(" +")
                 .append(Text.millis(reader.timestamps().hundredNanosSinceStart(r.rawTimestamp()))).append("ms");
@@ -102,6 +110,11 @@ final class DumpCommand {
             }
         } else if (k != null && !k.fields().isEmpty()) {
             s.append("  ").append(k.toString().substring(k.fullName().length() + 1));
+            if (StackKeys.isReference(k)) {
+                long[] frames = keys.resolve(k);
+                s.append(frames == null ? " stack=unresolved (no KeyDelete or KeyRundown of this key follows it)"
+                        : " stack=" + KernelEvent.addressList(frames));
+            }
         } else if (r.userData().length > 0) {
             s.append("  data ").append(Text.hex(r.userData()));
         }
@@ -131,7 +144,7 @@ final class DumpCommand {
         }
     }
 
-    private static String json(EtlReader reader, EtlRecord r, JetwNames names) {
+    private static String json(EtlReader reader, EtlRecord r, JetwNames names, StackKeys keys) {
         JsonWriter w = new JsonWriter().beginObject();
         w.field("time", Text.iso(r.fileTime()));
         w.name("ms").value(reader.timestamps().hundredNanosSinceStart(r.rawTimestamp()) / 10_000.0, 4);
@@ -235,7 +248,7 @@ final class DumpCommand {
             w.endObject();
         } else {
             if (k != null) {
-                kernelJson(w, k);
+                kernelJson(w, k, keys);
             }
             w.field("data", Text.hex(r.userData()));
         }
@@ -243,7 +256,7 @@ final class DumpCommand {
     }
 
     /** "kernel": class, its GUID, event name, version and the decoded fields by MOF property name. */
-    private static void kernelJson(JsonWriter w, KernelEvent k) {
+    private static void kernelJson(JsonWriter w, KernelEvent k, StackKeys keys) {
         w.name("kernel").beginObject();
         w.field("class", k.kernelClass().displayName());
         w.field("classGuid", k.kernelClass().guid().toString());
@@ -266,6 +279,19 @@ final class DumpCommand {
                 w.name(f.getKey()).value(null);
             } else {
                 w.field(f.getKey(), (Long) v);
+            }
+        }
+        if (StackKeys.isReference(k)) {
+            long[] frames = keys.resolve(k); // null: unresolved, said as such
+            w.name("stack");
+            if (frames == null) {
+                w.value(null);
+            } else {
+                w.beginArray();
+                for (long a : frames) {
+                    w.value("0x" + Long.toHexString(a));
+                }
+                w.endArray();
             }
         }
         w.endObject();

@@ -90,6 +90,29 @@ final class PayloadCursor {
         pos += n;
     }
 
+    /** {@code n} raw bytes (an address in network order). */
+    byte[] bytes(int n, String field) throws PayloadEnded {
+        need(n, field);
+        byte[] b = java.util.Arrays.copyOfRange(data, pos, pos + n);
+        pos += n;
+        return b;
+    }
+
+    /** A fixed array of {@code chars} UTF-16LE code units; the text ends at the first NUL (the rest is padding). */
+    String utf16Fixed(int chars, String field) throws PayloadEnded {
+        need(2 * chars, field);
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < chars; i++) {
+            char c = (char) ((data[pos + 2 * i] & 0xFF) | (data[pos + 2 * i + 1] & 0xFF) << 8);
+            if (c == 0) {
+                break;
+            }
+            s.append(c);
+        }
+        pos += 2 * chars;
+        return s.toString();
+    }
+
     /** A NUL-terminated 8-bit string (Windows ANSI; decoded as Latin-1). A missing NUL ends at the payload end. */
     String ansiz(String field) throws PayloadEnded {
         need(1, field);
