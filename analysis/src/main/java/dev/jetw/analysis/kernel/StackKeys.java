@@ -73,18 +73,35 @@ public final class StackKeys {
         if (!isReference(reference)) {
             return null;
         }
-        sortOnce();
-        long key = reference.number("stackKey");
-        List<Long> times = definitionTimes.get(key);
-        if (times != null) {
-            int i = firstAtOrAfter(times, reference.rawTimestamp());
-            if (i < times.size()) {
-                resolved++;
-                return definitions.get(key).get(i).clone();
-            }
+        long[] frames = frames(reference.number("stackKey"), reference.rawTimestamp());
+        if (frames == null) {
+            unresolved++;
+            return null;
         }
-        unresolved++;
-        return null;
+        resolved++;
+        return frames.clone();
+    }
+
+    /**
+     * Counts, without keeping frames, whether a reference to {@code key} logged at {@code rawTimestamp}
+     * resolves: for a command that saw the reference before the definitions (one pass) and asks at the end.
+     */
+    public void count(long key, long rawTimestamp) {
+        if (frames(key, rawTimestamp) == null) {
+            unresolved++;
+        } else {
+            resolved++;
+        }
+    }
+
+    private long[] frames(long key, long rawTimestamp) {
+        sortOnce();
+        List<Long> times = definitionTimes.get(key);
+        if (times == null) {
+            return null;
+        }
+        int i = firstAtOrAfter(times, rawTimestamp);
+        return i < times.size() ? definitions.get(key).get(i) : null;
     }
 
     /** References resolved so far. */
