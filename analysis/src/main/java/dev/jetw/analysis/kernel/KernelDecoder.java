@@ -187,7 +187,12 @@ public final class KernelDecoder {
         }
     }
 
-    /** Image_Load (Load, UnLoad, DCStart, DCEnd), versions 2 and 3. */
+    /**
+     * Image_Load (Load, UnLoad, DCStart, DCEnd), versions 2 and 3. SignatureLevel is an SE_SIGNING_LEVEL
+     * (winnt.h: 0 unchecked, 1 unsigned, 4 Authenticode, 6 Store, 8 Microsoft, 12 Windows, 14 Windows TCB, ...),
+     * SignatureType an SE_IMAGE_SIGNATURE_TYPE (0 none, 1 embedded, 2 cache, 3 catalog cached, 4 catalog not
+     * cached, 5 catalog hint, 6 package catalog).
+     */
     private static String image(int type, int version, DecodedFields f) throws PayloadCursor.PayloadEnded {
         if (type != 10 && type != 2 && type != 3 && type != 4) {
             if (type == 33 || type == 34) {
@@ -203,7 +208,15 @@ public final class KernelDecoder {
         f.u32("processId");
         f.u32("imageChecksum");
         f.u32("timeDateStamp");
-        f.reserved(4, "reserved0");
+        if (version >= 3) {
+            // Version 3 (wmicore.mof's Image_Load): the image's code-signing level and how it was verified, in the
+            // first two of the 4 bytes Microsoft's Image_Load page (the version 2 layout) shows as Reserved0.
+            f.u8("signatureLevel");
+            f.u8("signatureType");
+            f.reserved(2, "reserved0");
+        } else {
+            f.reserved(4, "reserved0");
+        }
         f.pointer("defaultBase");
         f.reserved(16, "reserved1-4");
         f.utf16("fileName");
