@@ -6,6 +6,8 @@ import dev.jetw.analysis.kernel.KernelClass;
 import dev.jetw.analysis.kernel.KernelDecoder;
 import dev.jetw.analysis.kernel.KernelEvent;
 import dev.jetw.analysis.kernel.StackKeys;
+import dev.jetw.analysis.manifest.ManifestDecoder;
+import dev.jetw.analysis.manifest.ManifestEvent;
 import dev.jetw.etl.EventType;
 
 import java.io.IOException;
@@ -69,10 +71,14 @@ final class DumpCommand {
             return "group 0x" + Integer.toHexString(r.group()) + " type 0x" + Integer.toHexString(r.type());
         }
         if (r.headerType() == 0x12 || r.headerType() == 0x13) {
-            return "id " + r.eventId() + " v" + r.version() + " opcode " + r.type();
+            ManifestEvent m = MANIFESTS.decode(r);
+            return m != null ? m.name() : "id " + r.eventId() + " v" + r.version() + " opcode " + r.type();
         }
         return EventType.name(r.type());
     }
+
+    /** The manifest providers' events jetw can name (the .NET runtime's). */
+    private static final ManifestDecoder MANIFESTS = ManifestDecoder.bundled();
 
     private static String text(EtlReader reader, EtlRecord r, JetwNames names, StackKeys keys) {
         StringBuilder s = new StringBuilder();
@@ -91,10 +97,14 @@ final class DumpCommand {
         if (cls == null) {
             cls = Text.knownProvider(r.guid());
         }
+        if (cls == null) {
+            cls = MANIFESTS.providerName(r);
+        }
         KernelEvent k = KernelDecoder.decode(r);
         if (cls == null && k != null) {
             cls = k.kernelClass().displayName();
         }
+        ManifestEvent m = k == null ? MANIFESTS.decode(r) : null;
         if (cls != null) {
             s.append(' ').append(cls);
         }
@@ -115,6 +125,8 @@ final class DumpCommand {
                 s.append(frames == null ? " stack=unresolved (no KeyDelete or KeyRundown of this key follows it)"
                         : " stack=" + KernelEvent.addressList(frames));
             }
+        } else if (m != null && !m.fields().isEmpty()) {
+            s.append("  ").append(m.fieldsText());
         } else if (r.userData().length > 0) {
             s.append("  data ").append(Text.hex(r.userData()));
         }
@@ -160,6 +172,9 @@ final class DumpCommand {
         w.field("headerTypeName", r.headerTypeName());
         w.name("guid").value(r.guid() == null ? null : r.guid().toString());
         String provider = r.providerName() != null ? r.providerName() : Text.knownProvider(r.guid());
+        if (provider == null) {
+            provider = MANIFESTS.providerName(r);
+        }
         KernelEvent k = KernelDecoder.decode(r);
         if (provider == null && k != null) {
             provider = k.kernelClass().displayName();
@@ -249,6 +264,11 @@ final class DumpCommand {
         } else {
             if (k != null) {
                 kernelJson(w, k, keys);
+            } else {
+                ManifestEvent m = MANIFESTS.decode(r);
+                if (m != null) {
+                    manifestJson(w, m);
+                }
             }
             w.field("data", Text.hex(r.userData()));
         }
@@ -299,5 +319,50 @@ final class DumpCommand {
             w.field("note", k.decodeNote());
         }
         w.endObject();
+    }
+
+    /** "manifest": provider, event name and symbol, and the template's fields by their manifest names. */
+    private static void manifestJson(JsonWriter w, ManifestEvent m) {
+        w.name("manifest").beginObject();
+        w.field("provider", m.provider());
+        w.field("event", m.name());
+        w.name("symbol").value(m.symbol());
+        w.name("fields").beginObject();
+        for (Map.Entry<String, Object> f : m.fields().entrySet()) {
+            w.name(f.getKey());
+            manifestValue(w, f.getValue(), m.isHex(f.getKey()));
+        }
+        w.endObject();
+        if (m.note() != null) {
+            w.field("note", m.note());
+        }
+        w.endObject();
+    }
+
+    private static void manifestValue(JsonWriter w, Object v, boolean hex) {
+        if (v instanceof java.util.List) {
+            w.beginArray();
+            for (Object o : (java.util.List<?>) v) {
+                manifestValue(w, o, hex);
+            }
+            w.endArray();
+        } else if (v instanceof Map) {
+            w.beginObject();
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                w.name(String.valueOf(e.getKey()));
+                manifestValue(w, e.getValue(), false);
+            }
+            w.endObject();
+        } else if (v instanceof Long) {
+            if (hex) {
+                w.value("0x" + Long.toHexString((Long) v));
+            } else {
+                w.value((long) (Long) v);
+            }
+        } else if (v instanceof Double) {
+            w.value((Double) v, 6);
+        } else {
+            w.value(v == null ? null : v.toString());
+        }
     }
 }

@@ -10,6 +10,7 @@ import dev.jetw.analysis.kernel.KernelDecoder;
 import dev.jetw.analysis.kernel.KernelEvent;
 import dev.jetw.analysis.kernel.MachineConfig;
 import dev.jetw.analysis.kernel.StackKeys;
+import dev.jetw.analysis.manifest.ManifestDecoder;
 import dev.jetw.etl.EventType;
 import dev.jetw.etl.SessionNotice;
 import dev.jetw.etl.TraceLevel;
@@ -87,6 +88,9 @@ final class SummaryCommand {
             providers.merge(key, 1L, Long::sum);
             if (!providerNames.containsKey(key)) {
                 String name = r.providerName() != null ? r.providerName() : Text.knownProvider(g);
+                if (name == null) {
+                    name = MANIFESTS.providerName(r); // a provider of a manifest jetw carries (.NET runtime)
+                }
                 if (name == null && kernel != null) {
                     name = kernel.displayName();
                 } else if (name == null && g == null && r.group() >= 0) {
@@ -121,6 +125,8 @@ final class SummaryCommand {
             references = null;
         }
     }
+
+    private static final ManifestDecoder MANIFESTS = ManifestDecoder.bundled();
 
     private SummaryCommand() {
     }
