@@ -2,6 +2,11 @@ package dev.jetw.analysis.manifest;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
 
 /**
  * The manifests jetw carries: the .NET runtime's ClrEtwAll.man (providers Microsoft-Windows-DotNETRuntime,
@@ -11,6 +16,16 @@ import java.io.InputStream;
 final class BundledManifests {
 
     static final String CLR = "ClrEtwAll.man";
+
+    /**
+     * The providers ClrEtwAll.man declares, known without reading it: the manifest (half a second to parse) is
+     * read only when a trace holds an event of one of them. BundledManifestsTest checks the list against the file.
+     */
+    static final Set<UUID> PROVIDERS = Collections.unmodifiableSet(new HashSet<>(Arrays.asList(
+            UUID.fromString("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"), // Microsoft-Windows-DotNETRuntime
+            UUID.fromString("a669021c-c450-4609-a035-5af59af4df18"), // Microsoft-Windows-DotNETRuntimeRundown
+            UUID.fromString("cc2bcbba-16b6-4cf3-8990-d74c2e8af500"), // Microsoft-Windows-DotNETRuntimeStress
+            UUID.fromString("763fd754-7086-4dfe-95eb-c01a46faf4ca")))); // Microsoft-Windows-DotNETRuntimePrivate
 
     private BundledManifests() {
     }

@@ -23,6 +23,11 @@ public final class InstrumentationManifest {
         return providers.get(guid);
     }
 
+    /** The number of providers declared. */
+    public int providerCount() {
+        return providers.size();
+    }
+
     /** The number of events declared. */
     public int eventCount() {
         return events.size();

@@ -26,26 +26,54 @@ public final class ManifestDecoder {
     private static final int FLAG_32_BIT = 0x0020;
     private static final int FLAG_64_BIT = 0x0040;
 
-    private final InstrumentationManifest manifest;
+    /** The manifests; null for the bundled ones until an event of theirs is seen. */
+    private InstrumentationManifest manifest;
+    private final boolean bundled;
 
     public ManifestDecoder(InstrumentationManifest manifest) {
         this.manifest = manifest;
+        this.bundled = false;
     }
 
-    /** The decoder over the bundled manifests. */
+    private ManifestDecoder() {
+        this.bundled = true;
+    }
+
+    /** The decoder over the bundled manifests, read on the first event of one of their providers. */
     public static ManifestDecoder bundled() {
-        return new ManifestDecoder(BundledManifests.get());
+        return new ManifestDecoder();
+    }
+
+    /** The manifests that may declare {@code r}'s provider, or null when none does (the bundled ones are then not read). */
+    private InstrumentationManifest manifestFor(EtlRecord r) {
+        if (r.guid() == null) {
+            return null;
+        }
+        if (bundled) {
+            if (!BundledManifests.PROVIDERS.contains(r.guid())) {
+                return null;
+            }
+            if (manifest == null) {
+                manifest = BundledManifests.get();
+            }
+        }
+        return manifest;
     }
 
     /** The provider's name when a known manifest declares it, else null. */
     public String providerName(EtlRecord r) {
-        return r.guid() == null ? null : manifest.providerName(r.guid());
+        InstrumentationManifest m = manifestFor(r);
+        return m == null ? null : m.providerName(r.guid());
     }
 
     /** The manifest's view of {@code r}, or null when no known manifest declares its event. */
     public ManifestEvent decode(EtlRecord r) {
         int ht = r.headerType();
-        if (r.guid() == null || ht != EtlFormat.HT_EVENT_HEADER32 && ht != EtlFormat.HT_EVENT_HEADER64) {
+        if (ht != EtlFormat.HT_EVENT_HEADER32 && ht != EtlFormat.HT_EVENT_HEADER64) {
+            return null;
+        }
+        InstrumentationManifest manifest = manifestFor(r);
+        if (manifest == null) {
             return null;
         }
         int version = r.version() & 0xFF;
