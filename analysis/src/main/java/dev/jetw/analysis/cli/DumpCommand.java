@@ -58,8 +58,11 @@ final class DumpCommand {
         return status;
     }
 
-    /** Type name: jetw/classic class types by EVENT_TRACE_TYPE name, TraceLogging by event name. */
-    private static String typeName(EtlRecord r) {
+    /**
+     * Type name: jetw/classic class types by EVENT_TRACE_TYPE name, TraceLogging by event name, manifest events
+     * by their manifest ({@code m}, the record's manifest view or null).
+     */
+    private static String typeName(EtlRecord r, ManifestEvent m) {
         if (r.eventName() != null) {
             return r.eventName();
         }
@@ -71,7 +74,6 @@ final class DumpCommand {
             return "group 0x" + Integer.toHexString(r.group()) + " type 0x" + Integer.toHexString(r.type());
         }
         if (r.headerType() == 0x12 || r.headerType() == 0x13) {
-            ManifestEvent m = MANIFESTS.decode(r);
             return m != null ? m.name() : "id " + r.eventId() + " v" + r.version() + " opcode " + r.type();
         }
         return EventType.name(r.type());
@@ -108,7 +110,7 @@ final class DumpCommand {
         if (cls != null) {
             s.append(' ').append(cls);
         }
-        s.append(' ').append(typeName(r)).append(" level ").append(r.level());
+        s.append(' ').append(typeName(r, m)).append(" level ").append(r.level());
         if (r.isInstanceEvent()) {
             s.append(" inst ").append(r.instanceId()).append(" parent ").append(r.parentInstanceId());
         }
@@ -182,8 +184,9 @@ final class DumpCommand {
         if (provider != null) {
             w.field("provider", provider);
         }
+        ManifestEvent m = k == null ? MANIFESTS.decode(r) : null;
         w.field("type", r.type());
-        w.field("typeName", typeName(r));
+        w.field("typeName", typeName(r, m));
         w.field("level", r.level());
         w.field("version", r.version());
         if (r.group() >= 0) {
@@ -264,11 +267,8 @@ final class DumpCommand {
         } else {
             if (k != null) {
                 kernelJson(w, k, keys);
-            } else {
-                ManifestEvent m = MANIFESTS.decode(r);
-                if (m != null) {
-                    manifestJson(w, m);
-                }
+            } else if (m != null) {
+                manifestJson(w, m);
             }
             w.field("data", Text.hex(r.userData()));
         }
