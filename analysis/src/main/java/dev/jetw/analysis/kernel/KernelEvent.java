@@ -83,14 +83,12 @@ public final class KernelEvent {
 
     /** A numeric field, or -1 when absent. */
     public long number(String field) {
-        Object v = fields.get(field);
-        return v instanceof Long ? (Long) v : -1;
+        return FieldValues.number(fields, field);
     }
 
     /** A string field, or null when absent. */
     public String text(String field) {
-        Object v = fields.get(field);
-        return v instanceof String ? (String) v : null;
+        return FieldValues.text(fields, field);
     }
 
     /** Raw time stamp of the record (clock units of the file; see TimestampConverter). */

@@ -1,5 +1,7 @@
 package dev.jetw.analysis.manifest;
 
+import dev.jetw.analysis.kernel.FieldValues;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,14 +63,12 @@ public final class ManifestEvent {
 
     /** A numeric field, or -1 when absent. */
     public long number(String field) {
-        Object v = fields.get(field);
-        return v instanceof Long ? (Long) v : -1;
+        return FieldValues.number(fields, field);
     }
 
     /** A string field, or null. */
     public String text(String field) {
-        Object v = fields.get(field);
-        return v instanceof String ? (String) v : null;
+        return FieldValues.text(fields, field);
     }
 
     /** "Count=1 Depth=0 Reason=0 ..." as dump shows it. */

@@ -2,16 +2,12 @@ package dev.jetw.analysis.kernel;
 
 import dev.jetw.etl.EtlFixtureBuilder;
 import dev.jetw.etl.EtlFormat;
-import dev.jetw.etl.EtlReader;
-import dev.jetw.etl.EtlRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import static dev.jetw.etl.EtlFixtureBuilder.le;
@@ -49,17 +45,7 @@ class StackKeysTest {
     }
 
     private List<KernelEvent> read() throws IOException {
-        Path f = tmp.resolve("keys.etl");
-        Files.write(f, b.build());
-        List<KernelEvent> out = new ArrayList<>();
-        try (EtlReader r = EtlReader.open(f)) {
-            for (EtlRecord e = r.next(); e != null; e = r.next()) {
-                if (!e.isLogfileHeader()) {
-                    out.add(KernelDecoder.decode(e));
-                }
-            }
-        }
-        return out;
+        return FixtureRecords.kernelEvents(b, tmp);
     }
 
     @Test

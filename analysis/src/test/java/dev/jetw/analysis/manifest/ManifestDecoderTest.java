@@ -1,7 +1,7 @@
 package dev.jetw.analysis.manifest;
 
+import dev.jetw.analysis.kernel.FixtureRecords;
 import dev.jetw.etl.EtlFixtureBuilder;
-import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,9 +10,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -65,17 +63,7 @@ class ManifestDecoderTest {
     }
 
     private List<EtlRecord> records(EtlFixtureBuilder b) throws IOException {
-        Path f = tmp.resolve("m.etl");
-        Files.write(f, b.build());
-        List<EtlRecord> out = new ArrayList<>();
-        try (EtlReader r = EtlReader.open(f)) {
-            for (EtlRecord e = r.next(); e != null; e = r.next()) {
-                if (!e.isLogfileHeader()) {
-                    out.add(e);
-                }
-            }
-        }
-        return out;
+        return FixtureRecords.read(b, tmp);
     }
 
     private static byte[] event(EtlFixtureBuilder b, boolean is64, int id, int version, byte[] payload) {
