@@ -5,6 +5,9 @@ import dev.jetw.etl.EtlRecord;
 import dev.jetw.analysis.kernel.KernelClass;
 import dev.jetw.analysis.kernel.KernelDecoder;
 import dev.jetw.analysis.kernel.KernelEvent;
+import dev.jetw.analysis.kernel.StackKeys;
+import dev.jetw.analysis.manifest.ManifestDecoder;
+import dev.jetw.analysis.manifest.ManifestEvent;
 import dev.jetw.etl.EventType;
 
 import java.io.IOException;
@@ -33,12 +36,19 @@ final class DumpCommand {
                 Progress progress = Progress.forCommand(err, o, "dump " + f);
                 TimeWindow window = o.window(reader.header().startTime());
                 try {
-                    JetwNames names = TraceContext.read(f, progress).names;
+                    TraceContext context = TraceContext.read(f, progress);
+                    JetwNames names = context.names;
+                    StackKeys keys = context.stackKeys;
                     for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
                         progress.record(reader, 2, 2);
                         if (!r.isLogfileHeader() && o.threadMatches(r.threadId()) && window.contains(r.fileTime())) {
-                            out.println(o.json ? json(reader, r, names) : text(reader, r, names));
+                            out.println(o.json ? json(reader, r, names, keys) : text(reader, r, names, keys));
                         }
+                    }
+                    if (keys.resolved() + keys.unresolved() > 0) {
+                        err.println("jetw etl dump: " + f + ": " + (keys.resolved() + keys.unresolved()) + " stacks by key, "
+                                + keys.resolved() + " resolved, " + keys.unresolved() + " unresolved (no KeyDelete or"
+                                + " KeyRundown of their key follows them in the file)");
                     }
                 } finally {
                     progress.done();
@@ -48,8 +58,11 @@ final class DumpCommand {
         return status;
     }
 
-    /** Type name: jetw/classic class types by EVENT_TRACE_TYPE name, TraceLogging by event name. */
-    private static String typeName(EtlRecord r) {
+    /**
+     * Type name: jetw/classic class types by EVENT_TRACE_TYPE name, TraceLogging by event name, manifest events
+     * by their manifest ({@code m}, the record's manifest view or null).
+     */
+    private static String typeName(EtlRecord r, ManifestEvent m) {
         if (r.eventName() != null) {
             return r.eventName();
         }
@@ -61,12 +74,15 @@ final class DumpCommand {
             return "group 0x" + Integer.toHexString(r.group()) + " type 0x" + Integer.toHexString(r.type());
         }
         if (r.headerType() == 0x12 || r.headerType() == 0x13) {
-            return "id " + r.eventId() + " v" + r.version() + " opcode " + r.type();
+            return m != null ? m.name() : "id " + r.eventId() + " v" + r.version() + " opcode " + r.type();
         }
         return EventType.name(r.type());
     }
 
-    private static String text(EtlReader reader, EtlRecord r, JetwNames names) {
+    /** The manifest providers' events jetw can name (the .NET runtime's). */
+    private static final ManifestDecoder MANIFESTS = ManifestDecoder.bundled();
+
+    private static String text(EtlReader reader, EtlRecord r, JetwNames names, StackKeys keys) {
         StringBuilder s = new StringBuilder();
         s.append(Text.iso(r.fileTime())).append(" +")
                 .append(Text.millis(reader.timestamps().hundredNanosSinceStart(r.rawTimestamp()))).append("ms");
@@ -83,14 +99,18 @@ final class DumpCommand {
         if (cls == null) {
             cls = Text.knownProvider(r.guid());
         }
+        if (cls == null) {
+            cls = MANIFESTS.providerName(r);
+        }
         KernelEvent k = KernelDecoder.decode(r);
         if (cls == null && k != null) {
             cls = k.kernelClass().displayName();
         }
+        ManifestEvent m = k == null ? MANIFESTS.decode(r) : null;
         if (cls != null) {
             s.append(' ').append(cls);
         }
-        s.append(' ').append(typeName(r)).append(" level ").append(r.level());
+        s.append(' ').append(typeName(r, m)).append(" level ").append(r.level());
         if (r.isInstanceEvent()) {
             s.append(" inst ").append(r.instanceId()).append(" parent ").append(r.parentInstanceId());
         }
@@ -102,6 +122,13 @@ final class DumpCommand {
             }
         } else if (k != null && !k.fields().isEmpty()) {
             s.append("  ").append(k.toString().substring(k.fullName().length() + 1));
+            if (StackKeys.isReference(k)) {
+                long[] frames = keys.resolve(k);
+                s.append(frames == null ? " stack=unresolved (no KeyDelete or KeyRundown of this key follows it)"
+                        : " stack=" + KernelEvent.addressList(frames));
+            }
+        } else if (m != null && !m.fields().isEmpty()) {
+            s.append("  ").append(m.fieldsText());
         } else if (r.userData().length > 0) {
             s.append("  data ").append(Text.hex(r.userData()));
         }
@@ -131,7 +158,7 @@ final class DumpCommand {
         }
     }
 
-    private static String json(EtlReader reader, EtlRecord r, JetwNames names) {
+    private static String json(EtlReader reader, EtlRecord r, JetwNames names, StackKeys keys) {
         JsonWriter w = new JsonWriter().beginObject();
         w.field("time", Text.iso(r.fileTime()));
         w.name("ms").value(reader.timestamps().hundredNanosSinceStart(r.rawTimestamp()) / 10_000.0, 4);
@@ -147,6 +174,9 @@ final class DumpCommand {
         w.field("headerTypeName", r.headerTypeName());
         w.name("guid").value(r.guid() == null ? null : r.guid().toString());
         String provider = r.providerName() != null ? r.providerName() : Text.knownProvider(r.guid());
+        if (provider == null) {
+            provider = MANIFESTS.providerName(r);
+        }
         KernelEvent k = KernelDecoder.decode(r);
         if (provider == null && k != null) {
             provider = k.kernelClass().displayName();
@@ -154,8 +184,9 @@ final class DumpCommand {
         if (provider != null) {
             w.field("provider", provider);
         }
+        ManifestEvent m = k == null ? MANIFESTS.decode(r) : null;
         w.field("type", r.type());
-        w.field("typeName", typeName(r));
+        w.field("typeName", typeName(r, m));
         w.field("level", r.level());
         w.field("version", r.version());
         if (r.group() >= 0) {
@@ -235,7 +266,9 @@ final class DumpCommand {
             w.endObject();
         } else {
             if (k != null) {
-                kernelJson(w, k);
+                kernelJson(w, k, keys);
+            } else if (m != null) {
+                manifestJson(w, m);
             }
             w.field("data", Text.hex(r.userData()));
         }
@@ -243,7 +276,7 @@ final class DumpCommand {
     }
 
     /** "kernel": class, its GUID, event name, version and the decoded fields by MOF property name. */
-    private static void kernelJson(JsonWriter w, KernelEvent k) {
+    private static void kernelJson(JsonWriter w, KernelEvent k, StackKeys keys) {
         w.name("kernel").beginObject();
         w.field("class", k.kernelClass().displayName());
         w.field("classGuid", k.kernelClass().guid().toString());
@@ -268,10 +301,68 @@ final class DumpCommand {
                 w.field(f.getKey(), (Long) v);
             }
         }
+        if (StackKeys.isReference(k)) {
+            long[] frames = keys.resolve(k); // null: unresolved, said as such
+            w.name("stack");
+            if (frames == null) {
+                w.value(null);
+            } else {
+                w.beginArray();
+                for (long a : frames) {
+                    w.value("0x" + Long.toHexString(a));
+                }
+                w.endArray();
+            }
+        }
         w.endObject();
         if (k.decodeNote() != null) {
             w.field("note", k.decodeNote());
         }
         w.endObject();
+    }
+
+    /** "manifest": provider, event name and symbol, and the template's fields by their manifest names. */
+    private static void manifestJson(JsonWriter w, ManifestEvent m) {
+        w.name("manifest").beginObject();
+        w.field("provider", m.provider());
+        w.field("event", m.name());
+        w.name("symbol").value(m.symbol());
+        w.name("fields").beginObject();
+        for (Map.Entry<String, Object> f : m.fields().entrySet()) {
+            w.name(f.getKey());
+            manifestValue(w, f.getValue(), m.isHex(f.getKey()));
+        }
+        w.endObject();
+        if (m.note() != null) {
+            w.field("note", m.note());
+        }
+        w.endObject();
+    }
+
+    private static void manifestValue(JsonWriter w, Object v, boolean hex) {
+        if (v instanceof java.util.List) {
+            w.beginArray();
+            for (Object o : (java.util.List<?>) v) {
+                manifestValue(w, o, hex);
+            }
+            w.endArray();
+        } else if (v instanceof Map) {
+            w.beginObject();
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                w.name(String.valueOf(e.getKey()));
+                manifestValue(w, e.getValue(), false);
+            }
+            w.endObject();
+        } else if (v instanceof Long) {
+            if (hex) {
+                w.value("0x" + Long.toHexString((Long) v));
+            } else {
+                w.value((long) (Long) v);
+            }
+        } else if (v instanceof Double) {
+            w.value((Double) v, 6);
+        } else {
+            w.value(v == null ? null : v.toString());
+        }
     }
 }

@@ -7,6 +7,10 @@ import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
 import dev.jetw.analysis.kernel.KernelClass;
 import dev.jetw.analysis.kernel.KernelDecoder;
+import dev.jetw.analysis.kernel.KernelEvent;
+import dev.jetw.analysis.kernel.MachineConfig;
+import dev.jetw.analysis.kernel.StackKeys;
+import dev.jetw.analysis.manifest.ManifestDecoder;
 import dev.jetw.etl.EventType;
 import dev.jetw.etl.SessionNotice;
 import dev.jetw.etl.TraceLevel;
@@ -44,6 +48,12 @@ final class SummaryCommand {
         /** The session's own notices (SessionNotice): what it could not record, and caveats. */
         final List<String> sessionProblems = new ArrayList<>();
         final List<String> sessionNotes = new ArrayList<>();
+        /** The machine, from the EventTraceConfig records of a kernel trace. */
+        final MachineConfig machine = new MachineConfig();
+        /** Stacks compressed by key: definitions, and the references (key, time) counted at the end. */
+        final StackKeys stackKeys = new StackKeys();
+        long[] references = new long[0];
+        int referenceCount;
 
         /** Keeps a session notice, whatever the filters: it is about the whole trace. */
         void notice(SessionNotice n) {
@@ -64,6 +74,9 @@ final class SummaryCommand {
             if (kernel != null) {
                 g = kernel.guid(); // kernel records carry no GUID: their MOF class's
                 kernelEvents.merge(kernel.displayName() + "/" + KernelDecoder.eventName(r), 1L, Long::sum);
+                if (kernel == KernelClass.CONFIG || kernel == KernelClass.STACK_WALK && r.type() != 32) {
+                    kernelDetail(KernelDecoder.decode(r));
+                }
             }
             JetwEvent jetw = JetwEvent.decode(r);
             if (jetw != null && jetw.kind == JetwEvent.Kind.CALL_START) {
@@ -75,6 +88,9 @@ final class SummaryCommand {
             providers.merge(key, 1L, Long::sum);
             if (!providerNames.containsKey(key)) {
                 String name = r.providerName() != null ? r.providerName() : Text.knownProvider(g);
+                if (name == null) {
+                    name = MANIFESTS.providerName(r); // a provider of a manifest jetw carries (.NET runtime)
+                }
                 if (name == null && kernel != null) {
                     name = kernel.displayName();
                 } else if (name == null && g == null && r.group() >= 0) {
@@ -87,7 +103,30 @@ final class SummaryCommand {
             types.merge(r.type(), 1L, Long::sum);
             levels.merge(r.level(), 1L, Long::sum);
         }
+
+        private void kernelDetail(KernelEvent k) {
+            machine.accept(k);
+            stackKeys.accept(k);
+            if (StackKeys.isReference(k)) {
+                if (2 * referenceCount == references.length) {
+                    references = java.util.Arrays.copyOf(references, Math.max(64, 2 * references.length));
+                }
+                references[2 * referenceCount] = k.number("stackKey");
+                references[2 * referenceCount + 1] = k.rawTimestamp();
+                referenceCount++;
+            }
+        }
+
+        /** Resolves the references once every definition is in (they follow their references in the file). */
+        void finish() {
+            for (int i = 0; i < referenceCount; i++) {
+                stackKeys.count(references[2 * i], references[2 * i + 1]);
+            }
+            references = null;
+        }
     }
+
+    private static final ManifestDecoder MANIFESTS = ManifestDecoder.bundled();
 
     private SummaryCommand() {
     }
@@ -116,6 +155,7 @@ final class SummaryCommand {
                     }
                 }
                 progress.done();
+                c.finish();
                 List<String> lost = lossProblems(reader.header(), c, filtered);
                 out.println(o.json ? json(reader, c, lost) : text(reader, c, lost, o.describeFilters()));
                 return lost;
@@ -186,6 +226,31 @@ final class SummaryCommand {
             w.field(e.getKey(), e.getValue());
         }
         w.endObject();
+        if (c.machine.hasCpu()) {
+            w.name("machine").beginObject();
+            w.field("computerName", c.machine.computerName());
+            w.field("processors", c.machine.processors());
+            w.field("mhz", c.machine.mhz());
+            w.field("memoryMb", c.machine.memoryMb());
+            w.name("disks").beginArray();
+            for (String d : c.machine.disks()) {
+                w.value(d);
+            }
+            w.endArray();
+            w.name("volumes").beginArray();
+            for (String v : c.machine.volumes()) {
+                w.value(v);
+            }
+            w.endArray();
+            w.endObject();
+        }
+        if (c.stackKeys.resolved() + c.stackKeys.unresolved() > 0) {
+            w.name("stacksByKey").beginObject();
+            w.field("references", c.stackKeys.resolved() + c.stackKeys.unresolved());
+            w.field("resolved", c.stackKeys.resolved());
+            w.field("unresolved", c.stackKeys.unresolved());
+            w.endObject();
+        }
         w.field("callStarts", c.callStarts);
         w.field("callEnds", c.callEnds);
         w.name("types").beginObject();
@@ -241,6 +306,16 @@ final class SummaryCommand {
         }
         line(s, "clock", clock(h) + "; " + h.numberOfProcessors() + " CPUs; pointer size " + h.pointerSize()
                 + "; OS " + h.majorVersion() + "." + h.minorVersion() + " build " + h.providerVersion());
+        if (c.machine.hasCpu()) {
+            line(s, "machine", (c.machine.computerName() == null || c.machine.computerName().isEmpty() ? ""
+                    : c.machine.computerName() + ": ") + c.machine.processors() + " CPUs at " + c.machine.mhz() + " MHz, "
+                    + c.machine.memoryMb() + " MB memory (EventTraceConfig)");
+        }
+        if (!c.machine.disks().isEmpty() || !c.machine.volumes().isEmpty()) {
+            List<String> storage = new ArrayList<>(c.machine.disks());
+            storage.addAll(c.machine.volumes());
+            line(s, "disks", String.join("; ", storage));
+        }
         line(s, "buffers", reader.buffers().size() + " x " + h.bufferSize() + " bytes (header says "
                 + h.buffersWritten() + " written" + (reader.compressedBuffers() > 0 ? "; " + reader.compressedBuffers()
                 + " compressed, the size is their capacity" : "") + ")");
@@ -265,6 +340,11 @@ final class SummaryCommand {
             for (Map.Entry<String, Long> e : c.kernelEvents.entrySet()) {
                 s.append(String.format(Locale.ROOT, "  %-40s %8d\n", e.getKey(), e.getValue()));
             }
+        }
+        if (c.stackKeys.resolved() + c.stackKeys.unresolved() > 0) {
+            s.append("stacks by key: ").append(c.stackKeys.resolved() + c.stackKeys.unresolved())
+                    .append(" references (StackKeyKernel/StackKeyUser), ").append(c.stackKeys.resolved()).append(" resolved, ")
+                    .append(c.stackKeys.unresolved()).append(" unresolved (no KeyDelete or KeyRundown of their key follows them)\n");
         }
         s.append("types:\n");
         for (Map.Entry<Integer, Long> e : c.types.entrySet()) {

@@ -7,6 +7,7 @@ import dev.jetw.analysis.kernel.KernelClass;
 import dev.jetw.analysis.kernel.KernelDecoder;
 import dev.jetw.analysis.kernel.KernelEvent;
 import dev.jetw.analysis.kernel.KernelThreadNames;
+import dev.jetw.analysis.kernel.StackKeys;
 import dev.jetw.analysis.why.TracedThreads;
 
 import java.io.IOException;
@@ -20,7 +21,8 @@ import java.io.IOException;
  * the number of calls. The threads with calls get their kernel ids ({@link TracedThreads}, by the file's
  * numbering) and kernel threads their names ({@link KernelThreadNames}), so that kernel events go under
  * the right thread and threads without calls are named. Cross-thread links ({@link CrossThreadLinks}) are resolved here too, with one
- * more pass when the file has hand-offs: their memory grows with the number of hand-offs.
+ * more pass when the file has hand-offs: their memory grows with the number of hand-offs. Stacks compressed
+ * by key ({@link StackKeys}) keep their definitions here: memory grows with the distinct stacks.
  */
 final class TraceContext {
 
@@ -39,6 +41,8 @@ final class TraceContext {
     /** Names and processes of kernel threads from the kernel's Thread records. */
     final KernelThreadNames kernelNames = new KernelThreadNames();
     final ThreadLabels labels = new ThreadLabels(names, kernelNames, traced);
+    /** The frames of the stack keys the file defines (KeyDelete, KeyRundown), for the events that refer to them. */
+    final StackKeys stackKeys = new StackKeys();
     /** FILETIME of the latest record of any kind. */
     long lastFileTime = Long.MIN_VALUE;
 
@@ -58,6 +62,8 @@ final class TraceContext {
                 } else if (e == null && KernelClass.of(r) == KernelClass.THREAD && r.type() != 36 && r.type() != 50) {
                     KernelEvent k = KernelDecoder.decode(r); // Thread Start/End/DCStart/DCEnd and SetName: names, processes
                     c.kernelNames.accept(k);
+                } else if (e == null && KernelClass.of(r) == KernelClass.STACK_WALK && r.type() != 32) {
+                    c.stackKeys.accept(KernelDecoder.decode(r)); // key definitions: frames for the references
                 }
             }
         }

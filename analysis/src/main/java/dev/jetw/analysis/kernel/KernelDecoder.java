@@ -4,11 +4,7 @@ import dev.jetw.etl.EtlFormat;
 import dev.jetw.etl.EtlRecord;
 
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Decodes kernel records into {@link KernelEvent}s: class by group, name by type, payload fields per
@@ -29,7 +25,7 @@ public final class KernelDecoder {
         if (c == null) {
             return null;
         }
-        Fields f = new Fields(r);
+        DecodedFields f = new DecodedFields(r.userData(), pointerSize(r));
         String note;
         try {
             note = decodeFields(c, r.type(), r.version() & 0xFF, f);
@@ -50,69 +46,8 @@ public final class KernelDecoder {
         return ht == EtlFormat.HT_SYSTEM64 || ht == EtlFormat.HT_COMPACT64 || ht == EtlFormat.HT_PERFINFO64 ? 8 : 4;
     }
 
-    /** Decoded values in payload order, and which of them are addresses (shown in hex). */
-    private static final class Fields {
-        final PayloadCursor in;
-        final Map<String, Object> values = new LinkedHashMap<>();
-        final Set<String> addresses = new HashSet<>();
-
-        Fields(EtlRecord r) {
-            in = new PayloadCursor(r.userData(), pointerSize(r));
-        }
-
-        void u8(String name) throws PayloadCursor.PayloadEnded {
-            values.put(name, (long) in.u8(name));
-        }
-
-        void s8(String name) throws PayloadCursor.PayloadEnded {
-            values.put(name, (long) in.s8(name));
-        }
-
-        void u16(String name) throws PayloadCursor.PayloadEnded {
-            values.put(name, (long) in.u16(name));
-        }
-
-        void u32(String name) throws PayloadCursor.PayloadEnded {
-            values.put(name, in.u32(name));
-        }
-
-        void s32(String name) throws PayloadCursor.PayloadEnded {
-            values.put(name, (long) in.s32(name));
-        }
-
-        void u64(String name) throws PayloadCursor.PayloadEnded {
-            values.put(name, in.u64(name));
-        }
-
-        void pointer(String name) throws PayloadCursor.PayloadEnded {
-            values.put(name, in.pointer(name));
-            addresses.add(name);
-        }
-
-        /** A pointer-sized slot holding a thread id (FileIo's TTID). */
-        void pointerSizedId(String name) throws PayloadCursor.PayloadEnded {
-            values.put(name, in.pointer(name) & 0xFFFFFFFFL);
-        }
-
-        void ansi(String name) throws PayloadCursor.PayloadEnded {
-            values.put(name, in.ansiz(name));
-        }
-
-        void utf16(String name) throws PayloadCursor.PayloadEnded {
-            values.put(name, in.utf16z(name));
-        }
-
-        void sid(String name) throws PayloadCursor.PayloadEnded {
-            values.put(name, in.sid(name));
-        }
-
-        void reserved(int bytes, String name) throws PayloadCursor.PayloadEnded {
-            in.skip(bytes, name);
-        }
-    }
-
     /** Fills {@code f}; returns a note when the layout is not documented (null when decoded as documented). */
-    private static String decodeFields(KernelClass c, int type, int version, Fields f) throws PayloadCursor.PayloadEnded {
+    private static String decodeFields(KernelClass c, int type, int version, DecodedFields f) throws PayloadCursor.PayloadEnded {
         switch (c) {
             case PROCESS:
                 return process(type, version, f);
@@ -130,6 +65,12 @@ public final class KernelDecoder {
                 return perfInfo(type, f);
             case STACK_WALK:
                 return stackWalk(type, f);
+            case TCP_IP:
+                return NetworkLayouts.tcpIp(type, version, f);
+            case UDP_IP:
+                return NetworkLayouts.udpIp(type, version, f);
+            case CONFIG:
+                return ConfigLayouts.config(type, version, f);
             default:
                 return null;
         }
@@ -140,7 +81,7 @@ public final class KernelDecoder {
     }
 
     /** Process_V2/V3/V4_TypeGroup1 (Start, End, DCStart, DCEnd, Defunct), Process Terminate. */
-    private static String process(int type, int version, Fields f) throws PayloadCursor.PayloadEnded {
+    private static String process(int type, int version, DecodedFields f) throws PayloadCursor.PayloadEnded {
         if (type == 11) {
             f.u32("processId"); // not a documented MOF class: as TraceEvent's ProcessTerminate reads it
             return "Process/Terminate has no documented MOF class; processId as TraceEvent decodes it";
@@ -177,7 +118,7 @@ public final class KernelDecoder {
     }
 
     /** Thread_V2/V3/V4_TypeGroup1 (Start, End, DCStart, DCEnd), CSwitch, ReadyThread, SetName. */
-    private static String thread(int type, int version, Fields f) throws PayloadCursor.PayloadEnded {
+    private static String thread(int type, int version, DecodedFields f) throws PayloadCursor.PayloadEnded {
         switch (type) {
             case 1:
             case 2:
@@ -246,8 +187,13 @@ public final class KernelDecoder {
         }
     }
 
-    /** Image_Load (Load, UnLoad, DCStart, DCEnd), versions 2 and 3. */
-    private static String image(int type, int version, Fields f) throws PayloadCursor.PayloadEnded {
+    /**
+     * Image_Load (Load, UnLoad, DCStart, DCEnd), versions 2 and 3. SignatureLevel is an SE_SIGNING_LEVEL
+     * (winnt.h: 0 unchecked, 1 unsigned, 4 Authenticode, 6 Store, 8 Microsoft, 12 Windows, 14 Windows TCB, ...),
+     * SignatureType an SE_IMAGE_SIGNATURE_TYPE (0 none, 1 embedded, 2 cache, 3 catalog cached, 4 catalog not
+     * cached, 5 catalog hint, 6 package catalog).
+     */
+    private static String image(int type, int version, DecodedFields f) throws PayloadCursor.PayloadEnded {
         if (type != 10 && type != 2 && type != 3 && type != 4) {
             if (type == 33 || type == 34) {
                 f.pointer("imageBase"); // KernelBase / HypercallPage: one address (ntwmi.h names only)
@@ -262,7 +208,15 @@ public final class KernelDecoder {
         f.u32("processId");
         f.u32("imageChecksum");
         f.u32("timeDateStamp");
-        f.reserved(4, "reserved0");
+        if (version >= 3) {
+            // Version 3 (wmicore.mof's Image_Load): the image's code-signing level and how it was verified, in the
+            // first two of the 4 bytes Microsoft's Image_Load page (the version 2 layout) shows as Reserved0.
+            f.u8("signatureLevel");
+            f.u8("signatureType");
+            f.reserved(2, "reserved0");
+        } else {
+            f.reserved(4, "reserved0");
+        }
         f.pointer("defaultBase");
         f.reserved(16, "reserved1-4");
         f.utf16("fileName");
@@ -270,7 +224,7 @@ public final class KernelDecoder {
     }
 
     /** DiskIo_TypeGroup1 (Read, Write), TypeGroup2 (ReadInit, WriteInit, FlushInit), TypeGroup3 (FlushBuffers). */
-    private static String diskIo(int type, int version, Fields f) throws PayloadCursor.PayloadEnded {
+    private static String diskIo(int type, int version, DecodedFields f) throws PayloadCursor.PayloadEnded {
         if (type < 10 || type > 15) {
             return null;
         }
@@ -306,7 +260,7 @@ public final class KernelDecoder {
     }
 
     /** FileIo_Name, FileIo_Create, FileIo_ReadWrite, FileIo_SimpleOp, FileIo_OpEnd. */
-    private static String fileIo(int type, Fields f) throws PayloadCursor.PayloadEnded {
+    private static String fileIo(int type, DecodedFields f) throws PayloadCursor.PayloadEnded {
         switch (type) {
             case 0:
             case 32:
@@ -353,7 +307,7 @@ public final class KernelDecoder {
     }
 
     /** PageFault_TypeGroup1 (types 10-15) and PageFault_HardFault (32). */
-    private static String pageFault(int type, Fields f) throws PayloadCursor.PayloadEnded {
+    private static String pageFault(int type, DecodedFields f) throws PayloadCursor.PayloadEnded {
         if (type >= 10 && type <= 15) {
             f.pointer("virtualAddress");
             f.pointer("programCounter");
@@ -369,7 +323,7 @@ public final class KernelDecoder {
     }
 
     /** PerfInfo_SampledProfile (46). */
-    private static String perfInfo(int type, Fields f) throws PayloadCursor.PayloadEnded {
+    private static String perfInfo(int type, DecodedFields f) throws PayloadCursor.PayloadEnded {
         if (type == 46) {
             f.pointer("instructionPointer");
             f.u32("threadId");
@@ -379,14 +333,40 @@ public final class KernelDecoder {
         return null;
     }
 
-    /** StackWalk_Event (32): time stamp of the event it belongs to, process, thread, then return addresses. */
-    private static String stackWalk(int type, Fields f) throws PayloadCursor.PayloadEnded {
-        if (type != 32) {
-            return null;
+    /**
+     * StackWalk: the whole stack of one event (32, StackWalk_Event), or a stack compressed by key (Windows
+     * 8+; not on Microsoft's MOF pages, read as PerfView's TraceEvent reads them): the event's reference to
+     * its kernel part (37 StackKeyKernel) or user part (38 StackKeyUser), and the key's frames, logged when
+     * the kernel drops the key from its cache (35 KeyDelete) or at the end of the session (36 KeyRundown).
+     * {@link StackKeys} joins them.
+     */
+    private static String stackWalk(int type, DecodedFields f) throws PayloadCursor.PayloadEnded {
+        switch (type) {
+            case 32:
+                f.u64("eventTimeStamp");
+                f.u32("stackProcess");
+                f.u32("stackThread");
+                frames(f);
+                return null;
+            case 37:
+            case 38:
+                f.u64("eventTimeStamp");
+                f.u32("stackProcess");
+                f.u32("stackThread");
+                f.pointer("stackKey");
+                return null;
+            case 35:
+            case 36:
+                f.pointer("stackKey");
+                frames(f);
+                return null;
+            default:
+                return null;
         }
-        f.u64("eventTimeStamp");
-        f.u32("stackProcess");
-        f.u32("stackThread");
+    }
+
+    /** The rest of the payload as return addresses, innermost first. */
+    private static void frames(DecodedFields f) throws PayloadCursor.PayloadEnded {
         List<Long> frames = new ArrayList<>();
         while (f.in.remaining() >= f.in.pointerSize()) {
             frames.add(f.in.pointer("stack"));
@@ -397,6 +377,5 @@ public final class KernelDecoder {
         }
         f.values.put("stack", stack);
         f.addresses.add("stack");
-        return null;
     }
 }

@@ -83,14 +83,12 @@ public final class KernelEvent {
 
     /** A numeric field, or -1 when absent. */
     public long number(String field) {
-        Object v = fields.get(field);
-        return v instanceof Long ? (Long) v : -1;
+        return FieldValues.number(fields, field);
     }
 
     /** A string field, or null when absent. */
     public String text(String field) {
-        Object v = fields.get(field);
-        return v instanceof String ? (String) v : null;
+        return FieldValues.text(fields, field);
     }
 
     /** Raw time stamp of the record (clock units of the file; see TimestampConverter). */
@@ -117,9 +115,12 @@ public final class KernelEvent {
         return record.threadId();
     }
 
-    /** The process the event is about (Process/Thread/Image payload ProcessId), else the header's pid. */
+    /**
+     * The process the event is about (Process/Thread/Image/service ProcessId, StackWalk's process, TcpIp and
+     * UdpIp's PID), else the header's pid.
+     */
     public int processId() {
-        for (String f : new String[]{"processId", "stackProcess"}) {
+        for (String f : new String[]{"processId", "stackProcess", "pid"}) {
             if (fields.containsKey(f)) {
                 return (int) number(f);
             }
@@ -188,7 +189,7 @@ public final class KernelEvent {
         return n == null || n.isEmpty() ? null : n;
     }
 
-    /** StackWalk: the return addresses, innermost first; null otherwise. */
+    /** StackWalk Stack, KeyDelete and KeyRundown: the return addresses, innermost first; null otherwise. */
     public long[] stack() {
         Object v = fields.get("stack");
         return v instanceof long[] ? ((long[]) v).clone() : null;
@@ -201,12 +202,7 @@ public final class KernelEvent {
             s.append(' ').append(e.getKey()).append('=');
             Object v = e.getValue();
             if (v instanceof long[]) {
-                s.append('[');
-                long[] a = (long[]) v;
-                for (int i = 0; i < a.length; i++) {
-                    s.append(i == 0 ? "" : ",").append("0x").append(Long.toHexString(a[i]));
-                }
-                s.append(']');
+                s.append(addressList((long[]) v));
             } else if (isAddress(e.getKey())) {
                 s.append("0x").append(Long.toHexString((Long) v));
             } else if (v instanceof String) {
@@ -216,5 +212,14 @@ public final class KernelEvent {
             }
         }
         return s.toString();
+    }
+
+    /** Addresses as the text forms show a stack: "[0x7ff6...,0xfffff803...]", innermost first. */
+    public static String addressList(long[] a) {
+        StringBuilder s = new StringBuilder("[");
+        for (int i = 0; i < a.length; i++) {
+            s.append(i == 0 ? "" : ",").append("0x").append(Long.toHexString(a[i]));
+        }
+        return s.append(']').toString();
     }
 }

@@ -26,9 +26,14 @@ final class KernelEventNames {
         names(KernelClass.PAGE_FAULT, 10, "TransitionFault", 11, "DemandZeroFault", 12, "CopyOnWrite",
                 13, "GuardPageFault", 14, "HardPageFault", 15, "AccessViolation", 32, "HardFault");
         names(KernelClass.PERF_INFO, 46, "SampledProfile");
-        names(KernelClass.STACK_WALK, 32, "Stack");
-        names(KernelClass.TCP_IP, 10, "Send", 11, "Recv", 12, "Connect", 13, "Disconnect", 14, "Retransmit", 15, "Accept");
-        names(KernelClass.UDP_IP, 10, "Send", 11, "Recv");
+        names(KernelClass.STACK_WALK, 32, "Stack", 35, "KeyDelete", 36, "KeyRundown", 37, "StackKeyKernel", 38, "StackKeyUser");
+        names(KernelClass.TCP_IP, 10, "Send", 11, "Recv", 12, "Connect", 13, "Disconnect", 14, "Retransmit", 15, "Accept",
+                16, "Reconnect", 17, "Fail", 18, "TCPCopy", 19, "ARPCopy", 20, "FullACK", 21, "PartACK", 22, "DupACK",
+                26, "SendIPV6", 27, "RecvIPV6", 28, "ConnectIPV6", 29, "DisconnectIPV6", 30, "RetransmitIPV6", 31, "AcceptIPV6",
+                32, "ReconnectIPV6", 34, "TCPCopyIPV6");
+        names(KernelClass.UDP_IP, 10, "Send", 11, "Recv", 17, "Fail", 26, "SendIPV6", 27, "RecvIPV6");
+        names(KernelClass.CONFIG, 10, "CPU", 11, "PhyDisk", 12, "LogDisk", 13, "NIC", 14, "Video", 15, "Services",
+                16, "Power", 21, "IRQ", 22, "PnP", 23, "IDEChannel");
     }
 
     private KernelEventNames() {

@@ -5,12 +5,13 @@ import java.nio.charset.StandardCharsets;
 /**
  * Reads a kernel event's payload field by field, little-endian, with the record's pointer size.
  * Every read is bounds-checked: reading past the end throws {@link PayloadEnded}, which the decoder turns
- * into "payload ends before field X" while keeping the fields read so far.
+ * into "payload ends before field X" while keeping the fields read so far. Shared with the manifest
+ * decoder ({@code dev.jetw.analysis.manifest}), whose events are read the same way.
  */
-final class PayloadCursor {
+public final class PayloadCursor {
 
     /** The payload ends before the field being read. */
-    static final class PayloadEnded extends Exception {
+    public static final class PayloadEnded extends Exception {
         private static final long serialVersionUID = 1L;
 
         PayloadEnded(String message) {
@@ -22,20 +23,20 @@ final class PayloadCursor {
     private final int pointerSize;
     private int pos;
 
-    PayloadCursor(byte[] data, int pointerSize) {
+    public PayloadCursor(byte[] data, int pointerSize) {
         this.data = data;
         this.pointerSize = pointerSize;
     }
 
-    int position() {
+    public int position() {
         return pos;
     }
 
-    int remaining() {
+    public int remaining() {
         return data.length - pos;
     }
 
-    int pointerSize() {
+    public int pointerSize() {
         return pointerSize;
     }
 
@@ -45,24 +46,24 @@ final class PayloadCursor {
         }
     }
 
-    int u8(String field) throws PayloadEnded {
+    public int u8(String field) throws PayloadEnded {
         need(1, field);
         return data[pos++] & 0xFF;
     }
 
-    int s8(String field) throws PayloadEnded {
+    public int s8(String field) throws PayloadEnded {
         need(1, field);
         return data[pos++];
     }
 
-    int u16(String field) throws PayloadEnded {
+    public int u16(String field) throws PayloadEnded {
         need(2, field);
         int v = (data[pos] & 0xFF) | (data[pos + 1] & 0xFF) << 8;
         pos += 2;
         return v;
     }
 
-    int s32(String field) throws PayloadEnded {
+    public int s32(String field) throws PayloadEnded {
         need(4, field);
         int v = (data[pos] & 0xFF) | (data[pos + 1] & 0xFF) << 8 | (data[pos + 2] & 0xFF) << 16 | data[pos + 3] << 24;
         pos += 4;
@@ -70,28 +71,51 @@ final class PayloadCursor {
     }
 
     /** An unsigned 32-bit value. */
-    long u32(String field) throws PayloadEnded {
+    public long u32(String field) throws PayloadEnded {
         return s32(field) & 0xFFFFFFFFL;
     }
 
-    long u64(String field) throws PayloadEnded {
+    public long u64(String field) throws PayloadEnded {
         long lo = u32(field);
         long hi = u32(field);
         return hi << 32 | lo;
     }
 
     /** A pointer-sized value (4 or 8 bytes by the record's header type), unsigned. */
-    long pointer(String field) throws PayloadEnded {
+    public long pointer(String field) throws PayloadEnded {
         return pointerSize == 8 ? u64(field) : u32(field);
     }
 
-    void skip(int n, String field) throws PayloadEnded {
+    public void skip(int n, String field) throws PayloadEnded {
         need(n, field);
         pos += n;
     }
 
+    /** {@code n} raw bytes (an address in network order). */
+    public byte[] bytes(int n, String field) throws PayloadEnded {
+        need(n, field);
+        byte[] b = java.util.Arrays.copyOfRange(data, pos, pos + n);
+        pos += n;
+        return b;
+    }
+
+    /** A fixed array of {@code chars} UTF-16LE code units; the text ends at the first NUL (the rest is padding). */
+    public String utf16Fixed(int chars, String field) throws PayloadEnded {
+        need(2 * chars, field);
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < chars; i++) {
+            char c = (char) ((data[pos + 2 * i] & 0xFF) | (data[pos + 2 * i + 1] & 0xFF) << 8);
+            if (c == 0) {
+                break;
+            }
+            s.append(c);
+        }
+        pos += 2 * chars;
+        return s.toString();
+    }
+
     /** A NUL-terminated 8-bit string (Windows ANSI; decoded as Latin-1). A missing NUL ends at the payload end. */
-    String ansiz(String field) throws PayloadEnded {
+    public String ansiz(String field) throws PayloadEnded {
         need(1, field);
         int start = pos;
         while (pos < data.length && data[pos] != 0) {
@@ -105,7 +129,7 @@ final class PayloadCursor {
     }
 
     /** A NUL-terminated UTF-16LE string. A missing NUL ends at the payload end. */
-    String utf16z(String field) throws PayloadEnded {
+    public String utf16z(String field) throws PayloadEnded {
         need(2, field);
         StringBuilder s = new StringBuilder();
         while (data.length - pos >= 2) {
@@ -124,7 +148,7 @@ final class PayloadCursor {
      * A security identifier as kernel events log it: a 4-byte 0 when absent, else a TOKEN_USER
      * (2 pointers) followed by the SID (8 bytes + 4 per sub-authority). Returns the SID as "S-1-5-18".
      */
-    String sid(String field) throws PayloadEnded {
+    public String sid(String field) throws PayloadEnded {
         need(4, field);
         if (data[pos] == 0 && data[pos + 1] == 0 && data[pos + 2] == 0 && data[pos + 3] == 0) {
             pos += 4;

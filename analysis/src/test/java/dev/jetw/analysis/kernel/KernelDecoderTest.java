@@ -2,16 +2,12 @@ package dev.jetw.analysis.kernel;
 
 import dev.jetw.etl.EtlFixtureBuilder;
 import dev.jetw.etl.EtlFormat;
-import dev.jetw.etl.EtlReader;
-import dev.jetw.etl.EtlRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import static dev.jetw.etl.EtlFixtureBuilder.concat;
@@ -36,18 +32,7 @@ class KernelDecoderTest {
     private final EtlFixtureBuilder b = new EtlFixtureBuilder();
 
     private List<KernelEvent> read() throws IOException {
-        Path f = tmp.resolve("kernel.etl");
-        Files.write(f, b.build());
-        List<KernelEvent> out = new ArrayList<>();
-        try (EtlReader r = EtlReader.open(f)) {
-            for (EtlRecord e = r.next(); e != null; e = r.next()) {
-                if (!e.isLogfileHeader()) {
-                    out.add(KernelDecoder.decode(e));
-                }
-            }
-            assertTrue(r.problems().isEmpty(), r.problems().toString());
-        }
-        return out;
+        return FixtureRecords.kernelEvents(b, tmp);
     }
 
     private static byte[] cswitch(int newTid, int oldTid, int waitReason, int state, int waitTime) {
@@ -211,5 +196,69 @@ class KernelDecoderTest {
         assertNull(setName.decodeNote());
         assertNull(k.get(2).threadName(), "version 3 carries no name");
         assertNull(k.get(2).decodeNote());
+    }
+
+    /**
+     * The TcpIp/UdpIp classes the sample does not hold, built per Microsoft's pages: TcpIp_TypeGroup2 (IPv4
+     * Connect) in a 32-bit record (connid of 4 bytes), TcpIp_TypeGroup4 (AcceptIPV6), TcpIp_SendIPV4 and UdpIp_Fail.
+     */
+    @Test
+    void tcpIpConnectAcceptSendAndUdpFail() throws IOException {
+        ByteBuffer connect = le(4 + 4 + 4 + 4 + 2 + 2 + 8 + 4 + 4 + 4 + 4);
+        connect.putInt(1234).putInt(0).put(new byte[]{(byte) 192, 0, 2, 1}).put(new byte[]{10, 0, 0, 7})
+                .put((byte) 0x1f).put((byte) 0x90).put((byte) 0xc3).put((byte) 0x50) // ports 8080, 50000 in network order
+                .putShort((short) 1460).putShort((short) 1).putShort((short) 0).putShort((short) 1)
+                .putInt(65535).putShort((short) -1).putShort((short) 8).putInt(77).putInt(0xCAFE);
+        ByteBuffer accept = le(4 + 4 + 16 + 16 + 2 + 2 + 8 + 4 + 4 + 4 + 8);
+        byte[] loopback = new byte[16];
+        loopback[15] = 1;
+        accept.putInt(99).putInt(0).put(loopback).put(loopback).put((byte) 0).put((byte) 80).put((byte) 0xea).put((byte) 0x60)
+                .putShort((short) 65476).putShort((short) 1).putShort((short) 1).putShort((short) 1).putInt(1000)
+                .putShort((short) 7).putShort((short) 7).putInt(5).putLong(0xffffa00012345678L);
+        ByteBuffer send = le(4 + 4 + 4 + 4 + 2 + 2 + 4 + 4 + 4 + 8);
+        send.putInt(1234).putInt(1500).put(new byte[]{10, 0, 0, 7}).put(new byte[]{(byte) 192, 0, 2, 1})
+                .put((byte) 0xc3).put((byte) 0x50).put((byte) 0x1f).put((byte) 0x90).putInt(10).putInt(12).putInt(3).putLong(0x42L);
+        b.record(systemLike(EtlFormat.HT_SYSTEM32, 2, 0x06, 12, 0, 4, b.anchor, connect.array()));
+        b.record(systemLike(EtlFormat.HT_PERFINFO64, 2, 0x06, 31, 0, 0, b.anchor + 1, accept.array()));
+        b.record(systemLike(EtlFormat.HT_PERFINFO64, 2, 0x06, 10, 0, 0, b.anchor + 2, send.array()));
+        b.record(systemLike(EtlFormat.HT_PERFINFO64, 2, 0x08, 17, 0, 0, b.anchor + 3, le(4).putShort((short) 17).putShort((short) 5).array()));
+        b.record(systemLike(EtlFormat.HT_PERFINFO64, 1, 0x06, 11, 0, 0, b.anchor + 4, new byte[8]));
+        List<KernelEvent> k = read();
+        KernelEvent c = k.get(0);
+        assertEquals("TcpIp/Connect", c.fullName());
+        assertEquals(1234, c.processId());
+        assertEquals("192.0.2.1", c.text("daddr"));
+        assertEquals("10.0.0.7", c.text("saddr"));
+        assertEquals(8080, c.number("dport"));
+        assertEquals(50000, c.number("sport"));
+        assertEquals(1460, c.number("mss"));
+        assertEquals(65535, c.number("rcvwin"));
+        assertEquals(-1, c.number("rcvwinscale"));
+        assertEquals(8, c.number("sndwinscale"));
+        assertEquals(77, c.number("seqnum"));
+        assertEquals(0xCAFE, c.number("connid"), "a 32-bit record's connid is 4 bytes");
+        assertNull(c.decodeNote());
+        KernelEvent a = k.get(1);
+        assertEquals("TcpIp/AcceptIPV6", a.fullName());
+        assertEquals("::1", a.text("daddr"));
+        assertEquals(80, a.number("dport"));
+        assertEquals(60000, a.number("sport"));
+        assertEquals(65476, a.number("mss"));
+        assertEquals(0xffffa00012345678L, a.number("connid"));
+        assertNull(a.decodeNote());
+        KernelEvent s = k.get(2);
+        assertEquals("TcpIp/Send", s.fullName());
+        assertEquals(1500, s.number("size"));
+        assertEquals(10, s.number("startime"));
+        assertEquals(12, s.number("endtime"));
+        assertEquals(0x42, s.number("connid"));
+        KernelEvent fail = k.get(3);
+        assertEquals("UdpIp/Fail", fail.fullName());
+        assertEquals(17, fail.number("proto"));
+        assertEquals(5, fail.number("failureCode"));
+        KernelEvent v1 = k.get(4);
+        assertEquals("TcpIp/Recv", v1.fullName());
+        assertTrue(v1.fields().isEmpty());
+        assertTrue(v1.decodeNote().contains("version 1 is not decoded"), v1.decodeNote());
     }
 }

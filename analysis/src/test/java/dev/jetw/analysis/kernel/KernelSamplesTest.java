@@ -117,4 +117,20 @@ class KernelSamplesTest {
         assertEquals(13_755 - 2, EVENTS.stream().filter(k -> k.kernelClass() == KernelClass.IMAGE && k.fileName() != null)
                 .count(), "every Image event but KernelBase and HypercallPage has a file name");
     }
+
+    @Test
+    void imageVersion3SignatureFields() {
+        // Image/DCStart v3 of SysWOW64 ntdll.dll; payload bytes 24-31: 00000000 0c 02 0000 (TimeDateStamp 0, level, type, reserved)
+        KernelEvent ntdll = first("Image/DCStart");
+        assertEquals(3, ntdll.version());
+        assertEquals("\\Device\\HarddiskVolume3\\Windows\\SysWOW64\\ntdll.dll", ntdll.fileName());
+        assertEquals(12, ntdll.number("signatureLevel"), "SE_SIGNING_LEVEL_WINDOWS");
+        assertEquals(2, ntdll.number("signatureType"), "SE_IMAGE_SIGNATURE_CACHE");
+        assertEquals(0x77620000L, ntdll.number("defaultBase"), "the fields after the signature stay where they were");
+        KernelEvent unload = first("Image/UnLoad"); // bytes 28-31: 00000000
+        assertEquals(0, unload.number("signatureLevel"));
+        assertEquals(0, unload.number("signatureType"));
+        assertEquals(13_755 - 2, EVENTS.stream().filter(k -> k.kernelClass() == KernelClass.IMAGE && k.version() == 3
+                && k.fields().containsKey("signatureLevel") && k.decodeNote() == null).count());
+    }
 }
