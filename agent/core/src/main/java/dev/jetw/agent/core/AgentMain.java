@@ -49,7 +49,7 @@ public final class AgentMain {
 
     /** -javaagent: start the session, then open the control channel for status and detach. */
     public static void premain(String options, Instrumentation inst) {
-        run(options, inst, null);
+        runAtStartup(options, inst, null);
         listen(inst);
     }
 
@@ -126,7 +126,7 @@ public final class AgentMain {
                         "the attach tool's options take no command= or out=");
             }
             warnings = o.session.warnings();
-            reply = start(o, channelInst, null, options);
+            reply = start(o, channelInst, null, options, false);
         } catch (Throwable t) {
             reply = failureLine(t);
         }
@@ -145,12 +145,24 @@ public final class AgentMain {
      * Runs one request given as an option string and returns the reply text (also written to {@code out=},
      * else printed). {@code backend} overrides the backend choice (tests); null chooses by the options.
      */
-    static synchronized String run(String options, Instrumentation inst, EtwBackend backend) {
+    static String run(String options, Instrumentation inst, EtwBackend backend) {
+        return run(options, inst, backend, false);
+    }
+
+    /**
+     * -javaagent: as {@link #run}, with the instrumentation brought up at the first class that may be selected
+     * (Agent#startAtPremain); tests pass their backend.
+     */
+    static String runAtStartup(String options, Instrumentation inst, EtwBackend backend) {
+        return run(options, inst, backend, true);
+    }
+
+    private static synchronized String run(String options, Instrumentation inst, EtwBackend backend, boolean atStartup) {
         Path out = outOf(options);
         String reply;
         try {
             AgentOptions o = AgentOptions.parse(options);
-            reply = execute(o, inst, backend, options);
+            reply = execute(o, inst, backend, options, atStartup);
         } catch (Throwable t) {
             reply = failureLine(t);
         }
@@ -168,7 +180,8 @@ public final class AgentMain {
         return "jetw: agent: " + describe(t) + "; the agent stays inactive";
     }
 
-    private static String execute(AgentOptions o, Instrumentation inst, EtwBackend backend, String options) throws EtwException {
+    private static String execute(AgentOptions o, Instrumentation inst, EtwBackend backend, String options, boolean atStartup)
+            throws EtwException {
         if ("status".equals(o.command)) {
             return status();
         }
@@ -185,7 +198,7 @@ public final class AgentMain {
         for (String w : o.session.warnings()) {
             System.err.println("jetw: warning: " + w);
         }
-        return start(o, inst, backend, options);
+        return start(o, inst, backend, options, atStartup);
     }
 
     private static String status() {
@@ -234,7 +247,8 @@ public final class AgentMain {
         return entries;
     }
 
-    private static String start(AgentOptions o, Instrumentation inst, EtwBackend backend, String options) throws EtwException {
+    private static String start(AgentOptions o, Instrumentation inst, EtwBackend backend, String options, boolean atStartup)
+            throws EtwException {
         if (inst == null) {
             throw new IllegalStateException("no Instrumentation (the agent must be loaded with -javaagent or the Attach API)");
         }
@@ -242,7 +256,7 @@ public final class AgentMain {
             throw new IllegalStateException("this JVM cannot retransform classes (the agent jar needs Can-Retransform-Classes: true)");
         }
         EtwBackend b = backend != null ? backend : EtwBackends.create(o.backend);
-        current = Agent.start(o, inst, b);
+        current = atStartup ? Agent.startAtPremain(o, inst, b) : Agent.start(o, inst, b);
         currentOptions = attachOptions(options);
         return current.startedLine();
     }

@@ -57,6 +57,10 @@ public final class Instrumenter {
     private static final AgentBuilder.RedefinitionStrategy.Listener RETRANSFORM_PAUSES =
             AgentBuilder.RedefinitionStrategy.Listener.Pausing.of(RETRANSFORM_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
 
+    /** No class loaded before the install is retransformed (premain, when none may be selected). */
+    private static final AgentBuilder.RedefinitionStrategy.DiscoveryStrategy NONE_LOADED =
+            new AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Explicit();
+
     private final Instrumentation inst;
     private final Selection selection;
     private final MethodRegistry registry;
@@ -91,6 +95,21 @@ public final class Instrumenter {
 
     /** Installs the transformer and retransforms the classes already loaded. */
     public void install() {
+        install(false, true);
+    }
+
+    /**
+     * premain's path ({@link FirstMatchTransformer}): class loads come from the first-match transformer, which hands
+     * them to the transformer returned; the JVM's own calls to it are only retransformations. The classes loaded
+     * so far are retransformed only when one of them may be selected ({@code retransformLoaded}): the first-match
+     * transformer turned every other away.
+     */
+    public java.lang.instrument.ClassFileTransformer installRoutingLoads(boolean retransformLoaded) {
+        install(true, retransformLoaded);
+        return transformer;
+    }
+
+    private void install(boolean loadsRouted, boolean retransformLoaded) {
         NanConstantGuard.nextAttach();
         Advice linkedAdvice = Advice.withCustomMapping()
                 .bind(MethodId.class, new MethodIdMapping(registry))
@@ -109,10 +128,11 @@ public final class Instrumenter {
         transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED)
                         .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE))
                 .with(classFiles)
-                .with(new ClassDescriptions(selection))
+                .with(new ClassDescriptions(selection, loadsRouted))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(RETRANSFORM_BATCHES)
+                .with(retransformLoaded ? AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE : NONE_LOADED)
                 .with(RETRANSFORM_PAUSES)
                 .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
