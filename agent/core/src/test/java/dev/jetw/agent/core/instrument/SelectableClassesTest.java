@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.ByteArrayOutputStream;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,8 +27,8 @@ class SelectableClassesTest {
     @Test
     void includeRulesSelectByName() {
         SelectableClasses s = of("include=com.acme.**");
-        assertTrue(s.mayBeSelected("com/acme/shop/Cart", APP, new byte[0]));
-        assertFalse(s.mayBeSelected("org/other/Cart", APP, new byte[0]));
+        assertTrue(s.mayBeSelected("com/acme/shop/Cart", APP, pool()));
+        assertFalse(s.mayBeSelected("org/other/Cart", APP, pool()));
     }
 
     @Test
@@ -62,11 +61,18 @@ class SelectableClassesTest {
     }
 
     @Test
-    void byteSearchFindsANeedleAnywhereAndOnlyWhole() {
-        byte[] hay = "xxLdev/jetw/api/Traced;".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        assertEquals(2, SelectableClasses.indexOf(hay, "Ldev/jetw/api/Traced;".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
-        assertEquals(-1, SelectableClasses.indexOf(hay, "Ldev/jetw/api/Traced;x".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
-        assertEquals(-1, SelectableClasses.indexOf(new byte[0], "L".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+    void aClassFileThatCannotBeWalkedCountsAsSelectable() throws IOException {
+        byte[] cut = java.util.Arrays.copyOf(classFile(Tiny.class), 40);
+        assertTrue(of("include=zzz.**").mayBeSelected(internal(Tiny.class), APP, cut), "the instrumentation decides");
+    }
+
+    @Test
+    void onlyAWholeUtf8ConstantNamesTheAnnotation() {
+        SelectableClasses s = of("include=zzz.**");
+        assertFalse(s.mayBeSelected("a/B", APP, pool(utf8("see Ldev/jetw/api/Traced; here"))), "inside a longer string");
+        assertTrue(s.mayBeSelected("a/B", APP, pool(utf8("Ldev/jetw/api/Traced;"))));
+        // A Long takes two slots: the walk must count them, or it stops one entry early and misses the last.
+        assertTrue(s.mayBeSelected("a/B", APP, pool(new byte[] {5, 0, 0, 0, 0, 0, 0, 0, 1}, utf8("Ldev/jetw/api/Traced;"))));
     }
 
     @Test
@@ -74,6 +80,32 @@ class SelectableClassesTest {
         assertTrue(of("include=zzz.**").mayBeSelected(Tiny.class), "its class file is not at hand: counted in");
         assertFalse(of("include=zzz.**").mayBeSelected(java.util.HashMap.class));
         assertFalse(of("include=zzz.**").mayBeSelected(int[].class));
+    }
+
+    /** The start of a class file: magic, version, and a constant pool of these entries (Long and Double counted twice). */
+    private static byte[] pool(byte[]... entries) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(0xCA); out.write(0xFE); out.write(0xBA); out.write(0xBE);
+        out.write(0); out.write(0); out.write(0); out.write(52);
+        int slots = 1;
+        for (byte[] e : entries) {
+            slots += e[0] == 5 || e[0] == 6 ? 2 : 1;
+        }
+        out.write(slots >> 8); out.write(slots);
+        for (byte[] e : entries) {
+            out.write(e, 0, e.length);
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] utf8(String s) {
+        byte[] text = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] e = new byte[3 + text.length];
+        e[0] = 1;
+        e[1] = (byte) (text.length >> 8);
+        e[2] = (byte) text.length;
+        System.arraycopy(text, 0, e, 3, text.length);
+        return e;
     }
 
     private static String internal(Class<?> c) {
