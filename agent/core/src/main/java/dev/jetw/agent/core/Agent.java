@@ -4,6 +4,7 @@ import dev.jetw.agent.core.exclusion.AdaptiveExclusion;
 import dev.jetw.agent.core.exclusion.ExcludedMethodRemover;
 import dev.jetw.agent.core.handoff.HandoffInstrumenter;
 import dev.jetw.agent.core.instrument.AttachRamp;
+import dev.jetw.agent.core.instrument.FirstMatchTransformer;
 import dev.jetw.agent.core.instrument.Instrumenter;
 import dev.jetw.agent.core.methods.MethodRegistry;
 import dev.jetw.agent.core.methods.Selection;
@@ -24,12 +25,18 @@ import dev.jetw.etw.LogFileMode;
 import dev.jetw.etw.SessionConfig;
 import dev.jetw.etw.SessionStats;
 
+import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 
 /**
  * One attached agent: its session, method registry, event writer, instrumentation and shutdown
  * hook. {@link #start} brings them up in the order that keeps the trace self-describing (session,
  * then handler, then instrumentation with rundown); {@link #stop} takes them down in reverse.
+ *
+ * <p>At start-up ({@link #startAtPremain}) the instrumentation and what only serves it (Byte Buddy, the hand-off
+ * advice, the remover, the JVM events' JFR stream) come up at the first class the options may select
+ * ({@link FirstMatchTransformer}), on the thread that loads it; until then the agent is the session, the writer
+ * and one name test per loaded class (docs/agent-options.md "Start-up").
  */
 final class Agent {
 
@@ -42,97 +49,167 @@ final class Agent {
     private final AdaptiveExclusion exclusion;
     private final TraceWriter writer;
     private final Rundown rundown;
-    private final Instrumenter instrumenter;
-    /** At attach to a running JVM: instruments the loaded classes progressively (null at start-up). */
-    private final AttachRamp ramp;
-    /** Null when propagate=false or the bootstrap classes are not on the boot class path. */
-    private final HandoffInstrumenter handoffs;
-    /** Null when adaptive=false or uninstrumentRate=0. */
-    private final ExcludedMethodRemover remover;
+    private final Selection selection;
+    private final Instrumentation inst;
+    /** Null until the instrumentation is up (at start-up: at the first class that may be selected). */
+    private volatile Instrumenter instrumenter;
+    /** Whether the hand-off advice goes in: not with propagate=false or without the bootstrap classes on the boot class path. */
+    private final boolean propagates;
+    /** Null when {@link #propagates} is false, or until the instrumentation is up. */
+    private volatile HandoffInstrumenter handoffs;
+    /** Null when adaptive=false or uninstrumentRate=0, or until the instrumentation is up. */
+    private volatile ExcludedMethodRemover remover;
     private final Thread shutdownHook;
-    private RuntimeEvents runtimeEvents;
+    /** Null until the instrumentation is up. */
+    private volatile RuntimeEvents runtimeEvents;
+    /** The start-up transformer (premain only), else null. */
+    private FirstMatchTransformer firstMatch;
+    /** At attach to a running JVM: instruments the loaded classes progressively (else null). */
+    private volatile AttachRamp ramp;
     private volatile boolean stopped;
 
-    private Agent(AgentOptions options, TraceSession session, Instrumentation inst, boolean attaching) {
+    private Agent(AgentOptions options, TraceSession session, Instrumentation inst) {
         this.options = options;
         this.session = session;
-        Selection selection = new Selection(options);
+        this.inst = inst;
+        this.selection = new Selection(options);
         this.registry = new MethodRegistry(options.maxMethods, selection.rules());
         this.exclusion = new AdaptiveExclusion(registry.thresholds, options.adaptive);
         this.writer = new TraceWriter(session.provider, registry, exclusion, options.exceptionLevel);
         this.rundown = new Rundown(session.provider, registry, writer);
-        this.instrumenter = new Instrumenter(inst, selection, registry, exclusion, options.hotMethods, rundown, options.verbose);
-        this.ramp = attaching ? new AttachRamp(instrumenter, selection) : null;
-        this.handoffs = options.propagate && HandoffInstrumenter.available() ? new HandoffInstrumenter(inst, options.verbose) : null;
-        if (handoffs != null) {
+        // The hand-off advice can run only when the bootstrap classes are the boot loader's (java.* calls them). Asked
+        // here, not of HandoffInstrumenter: loading that class already loads Byte Buddy's (its verification).
+        this.propagates = options.propagate && Handoff.class.getClassLoader() == null;
+        if (propagates) {
             writer.linkThreads(new HandoffWriter(session.provider, writer));
         }
-        this.remover = options.adaptive && options.uninstrumentRate > 0
-                ? new ExcludedMethodRemover(exclusion, registry, inst, registry.capacity(), options.uninstrumentRate)
-                : null;
         this.shutdownHook = dev.jetw.etw.JetwThreads.register(new Thread(this::onShutdown, "jetw-shutdown"));
     }
 
-    /**
-     * Starts the session and instruments; throws with a one-line message when the session will not start.
-     * {@code attaching}: the JVM is running already, so its loaded classes are instrumented by the {@link AttachRamp}
-     * on its own thread ({@link #awaitRamp}); at start-up the few loaded classes are retransformed before this returns.
-     */
-    static Agent start(AgentOptions options, Instrumentation inst, EtwBackend backend, boolean attaching) throws EtwException {
+    /** When the instrumentation comes up, and how the classes loaded already are instrumented. */
+    enum Start {
+        /** Now, the loaded classes retransformed before start returns (tests, run()). */
+        NOW,
+        /**
+         * -javaagent: at the first class that may be selected (or now, when a class loaded before the agent may be),
+         * without Byte Buddy until then.
+         */
+        AT_FIRST_MATCH,
+        /**
+         * Attach to a running JVM: now, the loaded classes instrumented by the {@link AttachRamp} on its own thread
+         * ({@link #awaitRamp}).
+         */
+        ATTACH_RAMP
+    }
+
+    /** Starts the session and instruments; throws with a one-line message when the session will not start. */
+    static Agent start(AgentOptions options, Instrumentation inst, EtwBackend backend) throws EtwException {
+        return start(options, inst, backend, Start.NOW);
+    }
+
+    static Agent start(AgentOptions options, Instrumentation inst, EtwBackend backend, Start when) throws EtwException {
         if (options.bootstrap && Dispatcher.class.getClassLoader() != null) {
             throw new IllegalStateException("bootstrap=true needs the jetw-bootstrap jar on the boot class path "
                     + "(the jetw agent jar puts it there; Dispatcher was loaded by " + Dispatcher.class.getClassLoader() + ")");
         }
         TraceSession session = TraceSession.start(backend, options.session, options.enableLevel);
-        Agent agent = new Agent(options, session, inst, attaching);
+        Agent agent = new Agent(options, session, inst);
         try {
             agent.writer.nameCurrentThread(); // also warms the write path before any class is transformed
             Dispatcher.install(agent.writer);
-            if (agent.ramp != null) {
-                agent.ramp.start();
+            if (when == Start.AT_FIRST_MATCH) {
+                agent.firstMatch = new FirstMatchTransformer(inst, agent.selection, agent::bringUpAtFirstMatch);
+                agent.firstMatch.register();
             } else {
-                agent.instrumenter.install();
+                agent.bringUp(null, when == Start.ATTACH_RAMP);
             }
-            if (agent.handoffs != null) {
-                Handoff.install(agent.writer.handoffs());
-                agent.handoffs.install();
-            }
-            if (agent.remover != null) {
-                agent.remover.start();
-            }
-            agent.runtimeEvents = RuntimeEvents.start(session.provider, options.jvmFamilies, options.jvmThresholdNanos);
             Runtime.getRuntime().addShutdownHook(agent.shutdownHook);
             System.setProperty(ACTIVE_PROPERTY, "true");
         } catch (RuntimeException | Error e) {
-            if (agent.ramp != null) {
-                agent.ramp.stop();
-            }
-            if (agent.remover != null) {
-                agent.remover.stop();
-            }
+            agent.tearDownInstrumentation();
             Dispatcher.install(null);
-            Handoff.install(null);
-            agent.instrumenter.reset();
-            if (agent.handoffs != null) {
-                agent.handoffs.reset();
-            }
             agent.rundown.close();
-            if (agent.runtimeEvents != null) {
-                agent.runtimeEvents.stop();
-            }
             session.stop();
             throw e;
         }
         return agent;
     }
 
+    /**
+     * Brings up the instrumentation and what serves it. {@code routedLoads}: null at attach (the transformer sees
+     * every load and retransforms the classes loaded); at start-up whether a class loaded before the agent may be
+     * selected. Returns the transformer the first-match transformer hands loads to (null at attach).
+     */
+    private synchronized ClassFileTransformer bringUp(Boolean routedLoads, boolean ramped) {
+        Instrumenter i = new Instrumenter(inst, selection, registry, exclusion, options.hotMethods, rundown, options.verbose);
+        instrumenter = i;
+        ClassFileTransformer loads = null;
+        if (ramped) {
+            ramp = new AttachRamp(i, selection);
+            ramp.start();
+        } else if (routedLoads == null) {
+            i.install();
+        } else {
+            loads = i.installRoutingLoads(routedLoads);
+        }
+        if (propagates) {
+            handoffs = new HandoffInstrumenter(inst, options.verbose);
+            Handoff.install(writer.handoffs());
+            handoffs.install();
+        }
+        if (options.adaptive && options.uninstrumentRate > 0) {
+            remover = new ExcludedMethodRemover(exclusion, registry, inst, registry.capacity(), options.uninstrumentRate);
+            remover.start();
+        }
+        runtimeEvents = RuntimeEvents.start(session.provider, options.jvmFamilies, options.jvmThresholdNanos);
+        return loads;
+    }
+
+    /** {@link FirstMatchTransformer.BringUp}: a failure is one line, as at start-up, and the application runs on untraced. */
+    private synchronized ClassFileTransformer bringUpAtFirstMatch(boolean retransformLoaded) {
+        if (stopped) {
+            return null;
+        }
+        try {
+            return bringUp(retransformLoaded, false);
+        } catch (RuntimeException | Error e) {
+            tearDownInstrumentation();
+            System.err.println("jetw: agent: the instrumentation could not start (" + e + "); no method is traced");
+            return null;
+        }
+    }
+
+    /** Undoes what {@link #bringUp} did, as far as it got. */
+    private void tearDownInstrumentation() {
+        if (firstMatch != null) {
+            firstMatch.close();
+        }
+        if (ramp != null) {
+            ramp.stop();
+        }
+        if (remover != null) {
+            remover.stop();
+        }
+        Handoff.install(null);
+        if (instrumenter != null) {
+            instrumenter.reset();
+        }
+        if (handoffs != null) {
+            handoffs.reset();
+        }
+        if (runtimeEvents != null) {
+            runtimeEvents.stop();
+        }
+    }
+
     /** Waits until the attach ramp has instrumented the loaded classes (at once without one). */
     void awaitRamp() {
-        if (ramp == null) {
+        AttachRamp r = ramp;
+        if (r == null) {
             return;
         }
         try {
-            ramp.await();
+            r.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -140,12 +217,13 @@ final class Agent {
 
     /** One line saying what was started. */
     String startedLine() {
+        RuntimeEvents events = runtimeEvents;
         return "jetw agent attached: session " + session.config.sessionName() + ", backend " + session.backend.name()
                 + ", file " + session.file() + ", " + registry.count() + " methods instrumented so far"
                 + " (classes loaded later are instrumented as they load)"
                 + (options.hotMethods == null ? "" : ", hot methods: " + options.hotMethods.size() + " in " + options.hotMethods.path())
-                + ", jvm events " + runtimeEvents.describe() + runtimeEvents.startNote()
-                + (runtimeEvents.problem() == null ? "" : "\n" + runtimeEvents.problem());
+                + ", jvm events " + (events == null ? jvmEventsBeforeFirstMatch() : events.describe() + events.startNote()
+                + (events.problem() == null ? "" : "\n" + events.problem()));
     }
 
     /** The human-readable status: session, backend, file, methods, events, errors. */
@@ -162,8 +240,9 @@ final class Agent {
             sb.append(" (maxMethods=").append(options.maxMethods).append(" reached)");
         }
         sb.append('\n');
-        if (ramp != null) {
-            sb.append("attach ramp:         ").append(ramp.status()).append('\n');
+        AttachRamp r = ramp;
+        if (r != null) {
+            sb.append("attach ramp:         ").append(r.status()).append('\n');
         }
         sb.append(registry.budgetReport());
         sb.append("methods excluded:    ").append(exclusion.excludedCount())
@@ -183,10 +262,12 @@ final class Agent {
                     .append(options.hotMethods.size()).append(" methods in ").append(options.hotMethods.path()).append(')');
         }
         sb.append('\n');
-        sb.append("jvm events:          ").append(runtimeEvents.status()).append('\n');
-        sb.append("cross-thread links:  ").append(handoffs == null
-                ? (options.propagate ? "off (the jetw bootstrap classes are not on the boot class path)" : "off (propagate=false)")
-                : "on, advice in " + handoffs.transformedClasses() + " JDK classes").append('\n');
+        RuntimeEvents jvm = runtimeEvents;
+        HandoffInstrumenter h = handoffs;
+        sb.append("jvm events:          ").append(jvm == null ? jvmEventsBeforeFirstMatch() : jvm.status()).append('\n');
+        sb.append("cross-thread links:  ").append(h != null ? "on, advice in " + h.transformedClasses() + " JDK classes"
+                : propagates ? "on from the first class that may be selected (none has loaded yet)"
+                : options.propagate ? "off (the jetw bootstrap classes are not on the boot class path)" : "off (propagate=false)").append('\n');
         sb.append("threads traced:      ").append(writer.threadCount()).append('\n');
         EventOutcomes events = new EventOutcomes(session.provider, stats);
         sb.append("events emitted:      ").append(events.emitted).append('\n');
@@ -241,6 +322,9 @@ final class Agent {
             return summary(null);
         }
         stopped = true;
+        if (firstMatch != null) {
+            firstMatch.close(); // no class load is handed to the instrumentation after this
+        }
         if (ramp != null) {
             ramp.stop(); // the classes under way finish, unpaced, before they are restored
         }
@@ -256,7 +340,7 @@ final class Agent {
                 if (handoffs != null && !handoffs.reset()) {
                     problem = "some JDK classes could not be restored";
                 }
-                if (!instrumenter.reset()) {
+                if (instrumenter != null && !instrumenter.reset()) {
                     problem = "some classes could not be restored";
                 }
             } catch (RuntimeException e) {
@@ -264,7 +348,7 @@ final class Agent {
                 problem = "restoring classes failed: " + e;
             }
         }
-        String jvmNote = runtimeEvents.stop(); // before the session stops: JFR's last events still go in
+        String jvmNote = runtimeEvents == null ? null : runtimeEvents.stop(); // before the session stops: JFR's last events still go in
         if (jvmNote != null) {
             problem = (problem == null ? "" : problem + "; ") + jvmNote;
         }
@@ -314,6 +398,12 @@ final class Agent {
 
     boolean isStopped() {
         return stopped;
+    }
+
+    /** Start-up, before the first class that may be selected: the JVM events are not recorded yet. */
+    private String jvmEventsBeforeFirstMatch() {
+        return options.jvmFamilies.isEmpty() ? "none"
+                : String.join(",", options.jvmFamilies) + " from the first class that may be selected (none has loaded yet)";
     }
 
     private static String levelName(int level) {

@@ -49,7 +49,7 @@ public final class AgentMain {
 
     /** -javaagent: start the session, then open the control channel for status and detach. */
     public static void premain(String options, Instrumentation inst) {
-        run(options, inst, null, false);
+        run(options, inst, null, Agent.Start.AT_FIRST_MATCH);
         listen(inst);
     }
 
@@ -59,7 +59,7 @@ public final class AgentMain {
      */
     public static void agentmain(String options, Instrumentation inst) {
         if (!isListen(options)) {
-            run(options, inst, null, true);
+            run(options, inst, null, Agent.Start.ATTACH_RAMP);
         }
         listen(inst);
     }
@@ -138,7 +138,7 @@ public final class AgentMain {
                             "the attach tool's options take no command= or out=");
                 }
                 warnings = o.session.warnings();
-                started = start(o, channelInst, null, options, true);
+                started = start(o, channelInst, null, options, Agent.Start.ATTACH_RAMP);
             } catch (Throwable t) {
                 String reply = failureLine(t);
                 System.err.println(reply);
@@ -160,17 +160,17 @@ public final class AgentMain {
      * Runs one request given as an option string and returns the reply text (also written to {@code out=},
      * else printed). {@code backend} overrides the backend choice (tests); null chooses by the options.
      */
-    static synchronized String run(String options, Instrumentation inst, EtwBackend backend) {
-        return run(options, inst, backend, false);
+    static String run(String options, Instrumentation inst, EtwBackend backend) {
+        return run(options, inst, backend, Agent.Start.NOW);
     }
 
-    /** {@link #run(String, Instrumentation, EtwBackend)}; {@code attaching}: the JVM runs already (Attach API, not -javaagent). */
-    static synchronized String run(String options, Instrumentation inst, EtwBackend backend, boolean attaching) {
+    /** {@link #run(String, Instrumentation, EtwBackend)}; {@code when}: how the instrumentation comes up (Agent.Start). */
+    private static synchronized String run(String options, Instrumentation inst, EtwBackend backend, Agent.Start when) {
         Path out = outOf(options);
         String reply;
         try {
             AgentOptions o = AgentOptions.parse(options);
-            reply = execute(o, inst, backend, options, attaching);
+            reply = execute(o, inst, backend, options, when);
         } catch (Throwable t) {
             reply = failureLine(t);
         }
@@ -188,7 +188,7 @@ public final class AgentMain {
         return "jetw: agent: " + describe(t) + "; the agent stays inactive";
     }
 
-    private static String execute(AgentOptions o, Instrumentation inst, EtwBackend backend, String options, boolean attaching) throws EtwException {
+    private static String execute(AgentOptions o, Instrumentation inst, EtwBackend backend, String options, Agent.Start when) throws EtwException {
         if ("status".equals(o.command)) {
             return status();
         }
@@ -205,7 +205,7 @@ public final class AgentMain {
         for (String w : o.session.warnings()) {
             System.err.println("jetw: warning: " + w);
         }
-        Agent started = start(o, inst, backend, options, attaching);
+        Agent started = start(o, inst, backend, options, when);
         started.awaitRamp();
         return started.startedLine();
     }
@@ -256,7 +256,7 @@ public final class AgentMain {
         return entries;
     }
 
-    private static Agent start(AgentOptions o, Instrumentation inst, EtwBackend backend, String options, boolean attaching) throws EtwException {
+    private static Agent start(AgentOptions o, Instrumentation inst, EtwBackend backend, String options, Agent.Start when) throws EtwException {
         if (inst == null) {
             throw new IllegalStateException("no Instrumentation (the agent must be loaded with -javaagent or the Attach API)");
         }
@@ -264,7 +264,7 @@ public final class AgentMain {
             throw new IllegalStateException("this JVM cannot retransform classes (the agent jar needs Can-Retransform-Classes: true)");
         }
         EtwBackend b = backend != null ? backend : EtwBackends.create(o.backend);
-        current = Agent.start(o, inst, b, attaching);
+        current = Agent.start(o, inst, b, when);
         currentOptions = attachOptions(options);
         return current;
     }

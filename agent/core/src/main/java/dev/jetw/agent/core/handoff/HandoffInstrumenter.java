@@ -51,11 +51,6 @@ public final class HandoffInstrumenter {
         this.verbose = verbose;
     }
 
-    /** True when the hand-off advice can run: the bootstrap classes must be the boot loader's (java.* calls them). */
-    public static boolean available() {
-        return Handoff.class.getClassLoader() == null;
-    }
-
     public void install() {
         preload();
         transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))

@@ -18,10 +18,20 @@ import net.bytebuddy.utility.JavaModule;
  */
 final class ClassDescriptions implements AgentBuilder.DescriptionStrategy {
 
-    private final Selection selection;
+    /**
+     * A load Byte Buddy's registered transformer is handed while {@link FirstMatchTransformer} routes loads (it
+     * handed this load over already, or it turned the class away): described by a name the agent never
+     * instruments, so that the ignore matcher drops it before any class file is parsed.
+     */
+    private static final TypeDescription ROUTED_ELSEWHERE = TypeDescription.ForLoadedType.of(ClassDescriptions.class);
 
-    ClassDescriptions(Selection selection) {
+    private final Selection selection;
+    /** True when class loads come through {@link FirstMatchTransformer} (premain), not from the JVM directly. */
+    private final boolean loadsRouted;
+
+    ClassDescriptions(Selection selection, boolean loadsRouted) {
         this.selection = selection;
+        this.loadsRouted = loadsRouted;
     }
 
     @Override
@@ -32,6 +42,9 @@ final class ClassDescriptions implements AgentBuilder.DescriptionStrategy {
     @Override
     public TypeDescription apply(String name, Class<?> type, TypePool typePool, AgentBuilder.CircularityLock circularityLock,
                                  ClassLoader classLoader, JavaModule module) {
+        if (type == null && loadsRouted && !FirstMatchTransformer.isForwarding()) {
+            return ROUTED_ELSEWHERE;
+        }
         if (type != null && selection.rejectsByName(name, classLoader) && !name.equals(Selection.API_CLASS)) {
             return TypeDescription.ForLoadedType.of(type);
         }

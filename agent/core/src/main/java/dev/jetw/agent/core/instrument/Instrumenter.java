@@ -57,6 +57,10 @@ public final class Instrumenter {
     private static final AgentBuilder.RedefinitionStrategy.Listener RETRANSFORM_PAUSES =
             AgentBuilder.RedefinitionStrategy.Listener.Pausing.of(RETRANSFORM_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
 
+    /** No class loaded before the install is retransformed (premain, when none may be selected). */
+    private static final AgentBuilder.RedefinitionStrategy.DiscoveryStrategy NONE_LOADED =
+            new AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Explicit();
+
     private final Instrumentation inst;
     private final Selection selection;
     private final MethodRegistry registry;
@@ -93,17 +97,29 @@ public final class Instrumenter {
 
     /** Installs the transformer and retransforms the classes already loaded, all at once (at start-up: few are). */
     public void install() {
-        install(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE, RETRANSFORM_BATCHES, RETRANSFORM_PAUSES);
+        install(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE, RETRANSFORM_BATCHES, RETRANSFORM_PAUSES, false);
     }
 
     /** Installs the transformer, the loaded classes in the ramp's order and pace (at attach, on the ramp's thread). */
     void install(AttachRamp ramp) {
         this.ramp = ramp;
-        install(ramp.discovery(), ramp.batches(), ramp.pacing());
+        install(ramp.discovery(), ramp.batches(), ramp.pacing(), false);
+    }
+
+    /**
+     * premain's path ({@link FirstMatchTransformer}): class loads come from the first-match transformer, which hands
+     * them to the transformer returned; the JVM's own calls to it are only retransformations. The classes loaded
+     * so far are retransformed only when one of them may be selected ({@code retransformLoaded}): the first-match
+     * transformer turned every other away.
+     */
+    public java.lang.instrument.ClassFileTransformer installRoutingLoads(boolean retransformLoaded) {
+        install(retransformLoaded ? AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE : NONE_LOADED,
+                RETRANSFORM_BATCHES, RETRANSFORM_PAUSES, true);
+        return transformer;
     }
 
     private void install(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy loaded, AgentBuilder.RedefinitionStrategy.BatchAllocator batches,
-                         AgentBuilder.RedefinitionStrategy.Listener pacing) {
+                         AgentBuilder.RedefinitionStrategy.Listener pacing, boolean loadsRouted) {
         NanConstantGuard.nextAttach();
         Advice linkedAdvice = Advice.withCustomMapping()
                 .bind(MethodId.class, new MethodIdMapping(registry))
@@ -122,7 +138,7 @@ public final class Instrumenter {
         transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED)
                         .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE))
                 .with(classFiles)
-                .with(new ClassDescriptions(selection))
+                .with(new ClassDescriptions(selection, loadsRouted))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(batches)

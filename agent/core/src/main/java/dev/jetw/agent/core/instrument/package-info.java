@@ -1,9 +1,11 @@
 /**
  * Byte Buddy: {@link dev.jetw.agent.core.instrument.Instrumenter} puts the call advice (linked or byte-checked
  * entry) into the selected methods and the API advice into {@code dev.jetw.api.Jetw}, restores the classes at
- * detach, and keeps classes with NaN constants and trivial methods out; at attach {@link
- * dev.jetw.agent.core.instrument.AttachRamp} instruments the loaded classes in tiers at a bounded rate, leaving the
- * methods running hot out (docs/attach-ramp.md). Uses the writing (rundown), exclusion
+ * detach, and keeps classes with NaN constants and trivial methods out. At start-up
+ * {@link dev.jetw.agent.core.instrument.FirstMatchTransformer} stands in for it, without Byte Buddy, until the first
+ * class the options may select loads; at attach {@link dev.jetw.agent.core.instrument.AttachRamp} instruments the
+ * loaded classes in tiers at a bounded rate, leaving the methods running hot out (docs/attach-ramp.md). Uses the
+ * writing (rundown), exclusion
  * ({@code hotMethods=}), methods and options rooms.
  */
 package dev.jetw.agent.core.instrument;

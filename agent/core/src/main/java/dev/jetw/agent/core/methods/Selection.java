@@ -84,17 +84,14 @@ public final class Selection {
         if (rejectsByName(name, loader)) {
             return false;
         }
-        String jdk = jdkPrefix(name);
         if (type.isInterface() || type.isAnnotation() || type.isSynthetic()) {
             return false;
         }
-        for (Rule r : rules) {
-            if (r.pattern != null && r.pattern.matchesClass(name) && (jdk == null || r.pattern.namesExplicitly(jdk))) {
-                return true;
-            }
+        if (includesByName(name)) {
+            return true;
         }
-        if (jdk != null) {
-            return false; // annotations do not pull in JDK classes
+        if (!mayBeSelectedByAnnotation(name)) {
+            return false;
         }
         // Classes are described from their class files (ClassDescriptions); one whose annotations or
         // signatures cannot be resolved cannot be scanned, nor instrumented: it is skipped, not counted as an error.
@@ -111,6 +108,41 @@ public final class Selection {
             return false;
         }
         return false;
+    }
+
+    /** True when an include rule names the class (a JDK class only when the rule names its package literally). */
+    public boolean includesByName(String name) {
+        String jdk = jdkPrefix(name);
+        for (Rule r : rules) {
+            if (r.pattern != null && r.pattern.matchesClass(name) && (jdk == null || r.pattern.namesExplicitly(jdk))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** False for a JDK class: annotations ({@code @Traced}, annotation rules) never pull one in. */
+    public boolean mayBeSelectedByAnnotation(String name) {
+        return jdkPrefix(name) == null;
+    }
+
+    /**
+     * The class-file descriptors ({@code Lcom/acme/Timed;}) of the annotations that select methods: {@code @Traced}
+     * and the annotation rules'. A class file that holds none of them in its constant pool carries none of them.
+     */
+    public List<String> annotationDescriptors() {
+        List<String> descriptors = new java.util.ArrayList<>();
+        descriptors.add(descriptorOf(TRACED));
+        for (Rule r : rules) {
+            if (r.annotation != null) {
+                descriptors.add(descriptorOf(r.annotation));
+            }
+        }
+        return descriptors;
+    }
+
+    private static String descriptorOf(String binaryName) {
+        return "L" + binaryName.replace('.', '/') + ";";
     }
 
     /** The rules in the order they claim a method (most specific first): the budget's groups, then {@code @Traced}. */

@@ -1,0 +1,138 @@
+package dev.jetw.agent.core.instrument;
+
+import dev.jetw.agent.core.methods.Selection;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Which classes the options could select, told from what the JVM hands a class-file transformer (the name, the
+ * loader, the class file's bytes) without Byte Buddy: {@link FirstMatchTransformer}'s test, so that a JVM in which
+ * nothing matches never loads Byte Buddy. It answers yes for every class {@link Selection#matchesType} could accept
+ * (and for {@code dev.jetw.api.Jetw}, which gets the API advice); a yes for a class Byte Buddy then leaves alone (an
+ * interface, an annotation unused on any method) only brings the instrumentation up earlier.
+ */
+final class SelectableClasses {
+
+    private final Selection selection;
+    /** The selecting annotations' descriptors as they stand in a constant pool (ASCII: modified UTF-8 is the same). */
+    private final byte[][] annotationDescriptors;
+
+    SelectableClasses(Selection selection) {
+        this.selection = selection;
+        List<String> descriptors = selection.annotationDescriptors();
+        this.annotationDescriptors = new byte[descriptors.size()][];
+        for (int i = 0; i < descriptors.size(); i++) {
+            annotationDescriptors[i] = descriptors.get(i).getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** A class being loaded: {@code internalName} as the JVM gives it ({@code org/h2/Driver}), its class file. */
+    boolean mayBeSelected(String internalName, ClassLoader loader, byte[] classFile) {
+        String name = internalName.replace('/', '.');
+        if (name.equals(Selection.API_CLASS)) {
+            return true;
+        }
+        if (selection.rejectsByName(name, loader)) {
+            return false;
+        }
+        if (selection.includesByName(name)) {
+            return true;
+        }
+        return selection.mayBeSelectedByAnnotation(name) && classFile != null && holdsAnyAnnotation(classFile);
+    }
+
+    /**
+     * A class loaded before the agent: its class file is not at hand, so one that only an annotation could select
+     * counts as selectable (at start-up these are the JDK's classes, which no annotation selects).
+     */
+    boolean mayBeSelected(Class<?> loaded) {
+        String name = loaded.getName();
+        if (name.equals(Selection.API_CLASS)) {
+            return true;
+        }
+        if (loaded.isArray() || loaded.isPrimitive() || selection.rejectsByName(name, loaded.getClassLoader())) {
+            return false;
+        }
+        return selection.includesByName(name) || selection.mayBeSelectedByAnnotation(name);
+    }
+
+    /**
+     * Whether one of the annotation descriptors is a Utf8 entry of the class file's constant pool (where an annotation's
+     * type is named). Walks the pool entry by entry and compares only entries of a descriptor's length: a few hundred
+     * steps for a class, not one per byte, paid by every class that loads. A class file it cannot walk counts as holding
+     * one (the instrumentation then decides, as without this test).
+     */
+    private boolean holdsAnyAnnotation(byte[] classFile) {
+        try {
+            int count = u2(classFile, 8);
+            int at = 10;
+            for (int index = 1; index < count; index++) {
+                int tag = classFile[at] & 0xFF;
+                if (tag == 1) {
+                    int length = u2(classFile, at + 1);
+                    if (isDescriptor(classFile, at + 3, length)) {
+                        return true;
+                    }
+                    at += 3 + length;
+                    continue;
+                }
+                int size = ENTRY_SIZES[tag];
+                if (size == 0) {
+                    return true; // a tag this walk does not know: a newer class file
+                }
+                at += size;
+                if (tag == 5 || tag == 6) {
+                    index++; // Long and Double take two slots
+                }
+            }
+            return false;
+        } catch (ArrayIndexOutOfBoundsException e) {
+            return true;
+        }
+    }
+
+    /** Size in bytes (tag included) of each constant-pool entry kind but Utf8; 0 for an unknown tag. */
+    private static final int[] ENTRY_SIZES = new int[256];
+
+    static {
+        ENTRY_SIZES[3] = 5;  // Integer
+        ENTRY_SIZES[4] = 5;  // Float
+        ENTRY_SIZES[5] = 9;  // Long
+        ENTRY_SIZES[6] = 9;  // Double
+        ENTRY_SIZES[7] = 3;  // Class
+        ENTRY_SIZES[8] = 3;  // String
+        ENTRY_SIZES[9] = 5;  // Fieldref
+        ENTRY_SIZES[10] = 5; // Methodref
+        ENTRY_SIZES[11] = 5; // InterfaceMethodref
+        ENTRY_SIZES[12] = 5; // NameAndType
+        ENTRY_SIZES[15] = 4; // MethodHandle
+        ENTRY_SIZES[16] = 3; // MethodType
+        ENTRY_SIZES[17] = 5; // Dynamic
+        ENTRY_SIZES[18] = 5; // InvokeDynamic
+        ENTRY_SIZES[19] = 3; // Module
+        ENTRY_SIZES[20] = 3; // Package
+    }
+
+    private boolean isDescriptor(byte[] classFile, int from, int length) {
+        for (byte[] descriptor : annotationDescriptors) {
+            if (descriptor.length == length && regionEquals(classFile, from, descriptor)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean regionEquals(byte[] classFile, int from, byte[] descriptor) {
+        for (int i = 0; i < descriptor.length; i++) {
+            if (classFile[from + i] != descriptor[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int u2(byte[] b, int at) {
+        return (b[at] & 0xFF) << 8 | b[at + 1] & 0xFF;
+    }
+}

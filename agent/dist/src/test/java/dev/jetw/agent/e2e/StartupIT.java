@@ -1,0 +1,90 @@
+package dev.jetw.agent.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.acme.app.StartupApp;
+import dev.jetw.etl.EventType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Start-up with -javaagent (issue 31): until a class the options may select loads, premain has loaded no Byte Buddy
+ * class and not started JFR; the first class that matches (by an include rule, or by {@code @Traced} alone) brings
+ * them up and is itself instrumented. The class-loading log of the child JVM ({@code -Xlog:class+load}) is the probe.
+ */
+class StartupIT {
+
+    private static final String APP = StartupApp.class.getName();
+    /** The last class premain loads: it opens the control channel before it returns. */
+    private static final String PREMAIN_END = "dev.jetw.agent.core.control.ControlChannel";
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void nothingMatchedLoadsNoByteBuddyAndNoJfr() throws Exception {
+        Run run = run("include=zzz.nothing.**", "plain");
+
+        assertEquals("startup 0\n", run.child.stdout(), run.child.toString());
+        assertTrue(run.classLog.stream().anyMatch(l -> l.contains(" " + APP + " ")), "the probe sees the application's classes");
+        assertEquals(List.of(), run.loaded("net.bytebuddy."), "Byte Buddy loaded with nothing to trace");
+        assertEquals(List.of(), run.loaded("jdk.jfr."), "JFR started with nothing to trace");
+        assertTrue(run.child.stderr().contains("from the first class that may be selected (none has loaded yet)"), run.child.toString());
+    }
+
+    @Test
+    void firstClassMatchedByNameIsInstrumentedAsItLoads() throws Exception {
+        Run run = run("include=" + APP, "plain");
+
+        assertEquals("startup 0\n", run.child.stdout(), run.child.toString());
+        assertTrue(run.indexOf(PREMAIN_END) >= 0, "the probe sees premain's end");
+        // A class's log line follows its transformation: Byte Buddy's classes, loaded to transform it, come first.
+        assertTrue(run.indexOf("net.bytebuddy.") > run.indexOf(PREMAIN_END), "Byte Buddy comes up after premain, not in it");
+        TraceFile trace = TraceFile.read(run.etl);
+        int main = trace.methodId(APP, "main");
+        assertEquals(1, trace.count(EventType.START, main), "the class that brought the instrumentation up has its advice");
+        assertEquals(1, trace.count(EventType.END, main));
+    }
+
+    @Test
+    void classSelectedOnlyByAnnotationBringsTheInstrumentationUp() throws Exception {
+        Run run = run("include=zzz.nothing.**", "traced");
+
+        assertEquals("startup 42\n", run.child.stdout(), run.child.toString());
+        String annotated = StartupApp.Annotated.class.getName();
+        assertTrue(run.indexOf("net.bytebuddy.") > run.indexOf(APP), "Byte Buddy comes up after the main class, which nothing selects");
+        TraceFile trace = TraceFile.read(run.etl);
+        assertEquals(1, trace.count(EventType.START, trace.methodId(annotated, "work")));
+    }
+
+    private Run run(String options, String mode) throws Exception {
+        Path etl = temp.resolve(mode + options.hashCode() + ".etl");
+        Path log = temp.resolve(mode + options.hashCode() + ".classes.txt");
+        ChildJvm child = ChildJvm.start(List.of("-Xlog:class+load=info:file=" + log,
+                "-javaagent:" + ChildJvm.agentJar() + "=" + options + ",backend=portable,file=" + etl), ChildJvm.appClassPath(),
+                StartupApp.class, mode);
+        assertEquals(0, child.waitForExit(), child.toString());
+        return new Run(child, etl, Files.readAllLines(log));
+    }
+
+    private record Run(ChildJvm child, Path etl, List<String> classLog) {
+        /** Lines of classes loaded whose name starts with {@code prefix}. */
+        List<String> loaded(String prefix) {
+            return classLog.stream().filter(l -> l.contains(" " + prefix)).toList();
+        }
+
+        /** The line number of the first class loaded whose name starts with {@code prefix}, or -1. */
+        int indexOf(String prefix) {
+            for (int i = 0; i < classLog.size(); i++) {
+                if (classLog.get(i).contains(" " + prefix)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+}
