@@ -1,6 +1,7 @@
 package dev.jetw.agent.core.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,6 +46,21 @@ class ControlChannelTest {
     @AfterEach
     void close() throws IOException {
         channel.close();
+    }
+
+    /**
+     * HotSpot waits up to 300 ms at exit for each thread still in native code; the channel's thread waits in the
+     * selector (native), so a shutdown hook closes the channel and the thread leaves before the JVM's exit waits.
+     */
+    @Test
+    void theShutdownHookClosesTheChannelAndItsThreadEnds() throws Exception {
+        Thread hook = channel.closer();
+        assertTrue(hook != null && !hook.isAlive(), "a shutdown hook is registered, not started: " + hook);
+        assertTrue(channel.serving().isAlive());
+        hook.run(); // what the JVM does at exit
+        channel.serving().join(30_000);
+        assertFalse(channel.serving().isAlive(), "the channel's thread still waits in the selector");
+        assertThrows(IOException.class, () -> ControlClient.request(channel.address(), "status", ""));
     }
 
     @Test
