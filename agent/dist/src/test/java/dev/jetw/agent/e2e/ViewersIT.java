@@ -132,7 +132,10 @@ class ViewersIT {
         for (Map.Entry<Integer, Map<String, Double>> thread : expected.entrySet()) {
             int tid = thread.getKey();
             String name = calls.threadStarts.get((long) tid);
-            Speedscope.Profile profile = only(s, process + " (pid ", "), " + (name != null ? name + " (tid " + tid + ")" : "tid " + tid));
+            // A thread without a name (a virtual thread on Java 21+) gets no thread_name: speedscope then names the
+            // profile by its pid and tid.
+            Speedscope.Profile profile = name == null || name.isEmpty() ? only(s, process + " (pid ", ", tid " + tid + ")")
+                    : only(s, process + " (pid ", "), " + name + " (tid " + tid + ")");
             Set<String> frames = new TreeSet<>(thread.getValue().keySet());
             frames.addAll(tasks.getOrDefault(tid, Set.of()));
             assertEquals(frames, new TreeSet<>(profile.frames.keySet()), kind + ", " + profile.name + ": one frame per method called there");
