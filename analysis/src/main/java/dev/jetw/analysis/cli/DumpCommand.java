@@ -4,6 +4,7 @@ import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
 import dev.jetw.analysis.kernel.KernelClass;
 import dev.jetw.analysis.kernel.KernelDecoder;
+import dev.jetw.etl.SessionNotice;
 import dev.jetw.analysis.kernel.KernelEvent;
 import dev.jetw.analysis.kernel.StackKeys;
 import dev.jetw.analysis.manifest.ManifestDecoder;
@@ -129,6 +130,8 @@ final class DumpCommand {
             }
         } else if (m != null && !m.fields().isEmpty()) {
             s.append("  ").append(m.fieldsText());
+        } else if (SessionNotice.decode(r) != null) {
+            s.append("  ").append(SessionNotice.decode(r)); // "problem: ...", "note: ...", "written by: ..."
         } else if (r.userData().length > 0) {
             s.append("  data ").append(Text.hex(r.userData()));
         }
@@ -265,10 +268,17 @@ final class DumpCommand {
             }
             w.endObject();
         } else {
+            SessionNotice notice = SessionNotice.decode(r);
             if (k != null) {
                 kernelJson(w, k, keys);
             } else if (m != null) {
                 manifestJson(w, m);
+            } else if (notice != null) {
+                w.name("notice").beginObject();
+                w.field("kind", notice.isProblem() ? "problem" : notice.kind() == SessionNotice.NOTE ? "note"
+                        : notice.isWriter() ? "writer" : Integer.toString(notice.kind()));
+                w.field("text", notice.text());
+                w.endObject();
             }
             w.field("data", Text.hex(r.userData()));
         }

@@ -78,6 +78,14 @@ class WriterSummaryTest {
         assertEquals(writer, j.get("writtenBy"));
         assertEquals("10.0.19041", j.get("headerVersion"));
         assertEquals(1L, ((Number) j.get("events")).longValue());
+
+        EtlToolTest.Run dump = run("dump", file.toString());
+        assertEquals(EtlTool.OK, dump.status(), dump.err());
+        assertTrue(dump.out().split("\n")[0].endsWith("jetw session notice INFO level 4  written by: " + writer),
+                "dump's first line is the notice, as text: " + dump.out());
+        EtlToolTest.Run dumpJson = run("dump", "--json", file.toString());
+        Map<String, Object> first = MiniJson.object(dumpJson.out().split("\n")[0]);
+        assertEquals(Map.of("kind", "writer", "text", writer), first.get("notice"), dumpJson.out());
     }
 
     @Test
