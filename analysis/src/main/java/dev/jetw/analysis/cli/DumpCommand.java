@@ -116,6 +116,7 @@ final class DumpCommand {
             s.append(" inst ").append(r.instanceId()).append(" parent ").append(r.parentInstanceId());
         }
         JetwEvent e = JetwEvent.decode(r);
+        SessionNotice notice = SessionNotice.decode(r);
         if (e != null) {
             s.append("  ").append(jetwText(r, e, names));
             if (e.truncated) {
@@ -130,8 +131,8 @@ final class DumpCommand {
             }
         } else if (m != null && !m.fields().isEmpty()) {
             s.append("  ").append(m.fieldsText());
-        } else if (SessionNotice.decode(r) != null) {
-            s.append("  ").append(SessionNotice.decode(r)); // "problem: ...", "note: ...", "written by: ..."
+        } else if (notice != null) {
+            s.append("  ").append(notice); // "problem: ...", "note: ...", "written by: ..."
         } else if (r.userData().length > 0) {
             s.append("  data ").append(Text.hex(r.userData()));
         }

@@ -10,8 +10,9 @@ import java.util.TimeZone;
 
 /**
  * What the logfile header says about the machine: time zone (from the JVM default zone), boot
- * time, and what wrote the file on which host ({@link #WRITER}). TIME_ZONE_INFORMATION's transition dates stay zero: Java has no single Windows-style
- * rule pair for every zone, so readers see the standard bias only (and the DST bias for reference).
+ * time, and what wrote the file on which host ({@link #WRITER}). TIME_ZONE_INFORMATION's transition
+ * dates stay zero: Java has no single Windows-style rule pair for every zone, so readers see the
+ * standard bias only (and the DST bias for reference).
  */
 final class SessionEnvironment {
 
