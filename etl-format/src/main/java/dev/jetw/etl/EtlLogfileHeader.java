@@ -47,6 +47,16 @@ public final class EtlLogfileHeader {
     public int buffersLost;
     public String loggerName = "";
     public String logFileName = "";
+    /**
+     * What wrote the file and on which host, or null: written as a {@link SessionNotice} of kind WRITER right
+     * after the header record, in buffer 0. Buffer 0 is never overwritten (circular files keep it at slot 0,
+     * every new file and dump gets its own), so every file of a session carries it, without a buffer of its
+     * own; Windows writers also put records after the header record there. The header's version fields keep
+     * declaring the Windows layout the file follows (docs/portable-backend.md, "Which OS wrote it"). Left
+     * out when the buffer has no room for it (a long log-file path in a small buffer): readers then show no
+     * writer, nothing else changes.
+     */
+    public String writer;
     /** SYSTEM_TRACE_HEADER fields of the header record. */
     public int threadId;
     public int processId;
@@ -113,10 +123,35 @@ public final class EtlLogfileHeader {
         for (int i = end; i < used; i++) {
             buf.put(i, (byte) 0);
         }
+        used = appendWriter(buf, used);
         EtlBufferWriter.seal(buf, used, 0L, 0L, loggerId, EtlFormat.BUFFER_TYPE_HEADER,
                 EtlFormat.BUFFER_FLAG_PROC_INDEX | EtlFormat.BUFFER_FLAG_FLUSH_MARKER);
         return buf;
     }
+
+    /** The WRITER notice at {@code used} when there is one and it fits; returns the buffer's new used length. */
+    private int appendWriter(ByteBuffer buf, int used) {
+        if (writer == null) {
+            return used;
+        }
+        byte[] payload = SessionNotice.encode(SessionNotice.WRITER, writer);
+        int space = EtlRecordWriter.fullRecordSpace(payload.length);
+        if (used + space > bufferSize) {
+            return used;
+        }
+        long[] words = new long[space >>> 3];
+        int at = EtlRecordWriter.putFullHeader(words, 0, EventType.INFO, TraceLevel.INFORMATION, SessionNotice.VERSION,
+                0, processId, systemTime, WRITER_CLASS, payload.length);
+        EtlRecordWriter.putPayload(words, at, ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN), payload.length);
+        ByteBuffer record = ByteBuffer.allocate(space).order(ByteOrder.LITTLE_ENDIAN);
+        EtlRecordWriter.copyWords(words, 0, space, record);
+        buf.position(used);
+        buf.put(record);
+        buf.clear();
+        return used + space;
+    }
+
+    private static final EncodedGuid WRITER_CLASS = EncodedGuid.of(SessionNotice.CLASS);
 
     /** WCHAR[32], NUL-terminated, cut to 31 characters. */
     private static void putFixedWchar(ByteBuffer buf, int at, String s) {

@@ -16,10 +16,15 @@ import java.util.UUID;
  * id, at the moment the fact became known. Payload (version 0), little-endian, no padding:
  * <pre>
  *   u32 kind      1 PROBLEM: something the configuration asked for is missing from the trace;
- *                 2 NOTE: the trace holds what was asked, with a caveat worth reading
+ *                 2 NOTE: the trace holds what was asked, with a caveat worth reading;
+ *                 3 WRITER: what wrote the file and on which host ("jetw portable backend, Java 17.0.15,
+ *                   Linux 6.18.0 amd64"), once per file, in the header buffer right after the logfile
+ *                   header (see {@link EtlLogfileHeader#writer}), so it is in every file a session writes
+ *                   (circular, newfile, dumps) whatever buffers were overwritten
  *   UTF-16Z text  one line, saying what is missing or odd and, for a problem, how to fix it
  * </pre>
- * Readers list problems with the file's other problems ({@code jetw etl summary}) and notes as notes;
+ * Readers list problems with the file's other problems ({@code jetw etl summary}), notes as notes, and the
+ * writer as "written by";
  * a reader that does not know the class shows it as an unknown classic event, which loses nothing.
  */
 public final class SessionNotice {
@@ -30,6 +35,8 @@ public final class SessionNotice {
     public static final int PROBLEM = 1;
     /** The trace holds what was asked, with a caveat. */
     public static final int NOTE = 2;
+    /** What wrote the file and on which host (the logfile header's version is the Windows layout it follows). */
+    public static final int WRITER = 3;
     public static final int VERSION = 0;
 
     private final int kind;
@@ -50,6 +57,10 @@ public final class SessionNotice {
 
     public boolean isProblem() {
         return kind == PROBLEM;
+    }
+
+    public boolean isWriter() {
+        return kind == WRITER;
     }
 
     /** The record payload of a notice. */
@@ -79,6 +90,7 @@ public final class SessionNotice {
 
     @Override
     public String toString() {
-        return (kind == PROBLEM ? "problem: " : kind == NOTE ? "note: " : "notice " + kind + ": ") + text;
+        return (kind == PROBLEM ? "problem: " : kind == NOTE ? "note: " : kind == WRITER ? "written by: "
+                : "notice " + kind + ": ") + text;
     }
 }

@@ -4,6 +4,7 @@ import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
 import dev.jetw.analysis.kernel.KernelClass;
 import dev.jetw.analysis.kernel.KernelDecoder;
+import dev.jetw.etl.SessionNotice;
 import dev.jetw.analysis.kernel.KernelEvent;
 import dev.jetw.analysis.kernel.StackKeys;
 import dev.jetw.analysis.manifest.ManifestDecoder;
@@ -115,6 +116,7 @@ final class DumpCommand {
             s.append(" inst ").append(r.instanceId()).append(" parent ").append(r.parentInstanceId());
         }
         JetwEvent e = JetwEvent.decode(r);
+        SessionNotice notice = SessionNotice.decode(r);
         if (e != null) {
             s.append("  ").append(jetwText(r, e, names));
             if (e.truncated) {
@@ -129,6 +131,8 @@ final class DumpCommand {
             }
         } else if (m != null && !m.fields().isEmpty()) {
             s.append("  ").append(m.fieldsText());
+        } else if (notice != null) {
+            s.append("  ").append(notice); // "problem: ...", "note: ...", "written by: ..."
         } else if (r.userData().length > 0) {
             s.append("  data ").append(Text.hex(r.userData()));
         }
@@ -265,10 +269,17 @@ final class DumpCommand {
             }
             w.endObject();
         } else {
+            SessionNotice notice = SessionNotice.decode(r);
             if (k != null) {
                 kernelJson(w, k, keys);
             } else if (m != null) {
                 manifestJson(w, m);
+            } else if (notice != null) {
+                w.name("notice").beginObject();
+                w.field("kind", notice.isProblem() ? "problem" : notice.kind() == SessionNotice.NOTE ? "note"
+                        : notice.isWriter() ? "writer" : Integer.toString(notice.kind()));
+                w.field("text", notice.text());
+                w.endObject();
             }
             w.field("data", Text.hex(r.userData()));
         }

@@ -27,7 +27,8 @@ import java.util.UUID;
 
 /**
  * {@code summary [--json] FILE...}: session, time span, buffers, events per provider / type / level,
- * events lost. Counts are over events: every record except the logfile header.
+ * events lost. Counts are over events: every record except the file's preamble, the logfile header and
+ * (in a portable file) the writer notice after it, which no provider wrote and no session counted.
  */
 final class SummaryCommand {
 
@@ -48,6 +49,8 @@ final class SummaryCommand {
         /** The session's own notices (SessionNotice): what it could not record, and caveats. */
         final List<String> sessionProblems = new ArrayList<>();
         final List<String> sessionNotes = new ArrayList<>();
+        /** What wrote the file and on which host (a WRITER notice), null for a file ETW wrote. */
+        String writer;
         /** The machine, from the EventTraceConfig records of a kernel trace. */
         final MachineConfig machine = new MachineConfig();
         /** Stacks compressed by key: definitions, and the references (key, time) counted at the end. */
@@ -57,13 +60,17 @@ final class SummaryCommand {
 
         /** Keeps a session notice, whatever the filters: it is about the whole trace. */
         void notice(SessionNotice n) {
-            (n.isProblem() ? sessionProblems : sessionNotes).add(n.text());
+            if (n.isWriter()) {
+                writer = n.text();
+            } else {
+                (n.isProblem() ? sessionProblems : sessionNotes).add(n.text());
+            }
         }
 
-        void add(EtlRecord r) {
+        void add(EtlRecord r, boolean preamble) {
             headerTypes.merge(r.headerType(), 1L, Long::sum);
             excluded.accept(r);
-            if (r.isLogfileHeader()) {
+            if (preamble) {
                 return;
             }
             events++;
@@ -150,8 +157,9 @@ final class SummaryCommand {
                     if (notice != null) {
                         c.notice(notice);
                     }
-                    if (r.isLogfileHeader() || (o.threadMatches(r.threadId()) && window.contains(r.fileTime()))) {
-                        c.add(r);
+                    boolean preamble = r.isLogfileHeader() || notice != null && notice.isWriter();
+                    if (preamble || (o.threadMatches(r.threadId()) && window.contains(r.fileTime()))) {
+                        c.add(r, preamble);
                     }
                 }
                 progress.done();
@@ -211,6 +219,10 @@ final class SummaryCommand {
         w.field("clockType", h.clockType());
         w.field("perfFreq", h.perfFreq());
         w.field("logFileMode", h.logFileMode());
+        // The header's version: the host's Windows for a file ETW wrote; the Windows layout a writer that
+        // names itself (writtenBy) follows.
+        w.field("headerVersion", h.majorVersion() + "." + h.minorVersion() + "." + h.providerVersion());
+        w.name("writtenBy").value(c.writer);
         w.name("providers").beginObject();
         for (Map.Entry<String, Long> e : c.providers.entrySet()) {
             w.field(e.getKey(), e.getValue());
@@ -304,8 +316,11 @@ final class SummaryCommand {
             line(s, "events span", Text.iso(c.firstEvent) + " .. " + Text.iso(c.lastEvent)
                     + "  (" + Text.millis(c.lastEvent - c.firstEvent) + " ms)");
         }
+        if (c.writer != null) {
+            line(s, "written by", c.writer);
+        }
         line(s, "clock", clock(h) + "; " + h.numberOfProcessors() + " CPUs; pointer size " + h.pointerSize()
-                + "; OS " + h.majorVersion() + "." + h.minorVersion() + " build " + h.providerVersion());
+                + "; " + headerVersion(h, c.writer));
         if (c.machine.hasCpu()) {
             line(s, "machine", (c.machine.computerName() == null || c.machine.computerName().isEmpty() ? ""
                     : c.machine.computerName() + ": ") + c.machine.processors() + " CPUs at " + c.machine.mhz() + " MHz, "
@@ -319,7 +334,8 @@ final class SummaryCommand {
         line(s, "buffers", reader.buffers().size() + " x " + h.bufferSize() + " bytes (header says "
                 + h.buffersWritten() + " written" + (reader.compressedBuffers() > 0 ? "; " + reader.compressedBuffers()
                 + " compressed, the size is their capacity" : "") + ")");
-        line(s, "events", c.events + " (not counting the logfile header" + filters + ")");
+        line(s, "events", c.events + " (not counting the logfile header" + (c.writer != null ? " and the writer notice" : "")
+                + filters + ")");
         // The header's EventsLost: what is not in the file, dropped before a buffer plus lost in unwritten buffers.
         line(s, "events lost", h.eventsLost() + " (buffers lost " + h.buffersLost() + "; dropped + lost, not in the file)");
         StringBuilder ht = new StringBuilder();
@@ -371,6 +387,15 @@ final class SummaryCommand {
             s.append("  ").append(p).append('\n');
         }
         return s.toString().trim();
+    }
+
+    /**
+     * The header's version fields: the host's OS for a file ETW wrote; for a file whose writer names itself
+     * (the portable backend, on any host) the Windows layout the file follows (docs/portable-backend.md).
+     */
+    static String headerVersion(EtlLogfileInfo h, String writer) {
+        String version = h.majorVersion() + "." + h.minorVersion() + " build " + h.providerVersion();
+        return writer == null ? "OS " + version : "header declares the Windows " + version + " layout";
     }
 
     private static String clock(EtlLogfileInfo h) {

@@ -662,6 +662,7 @@ final class PortableSession {
         h.endTime = clock.nowFiletime();
         h.loggerName = name;
         h.logFileName = logFileName;
+        h.writer = SessionEnvironment.WRITER;
         h.threadId = (int) Thread.currentThread().getId();
         h.processId = processId;
         h.loggerId = loggerId;

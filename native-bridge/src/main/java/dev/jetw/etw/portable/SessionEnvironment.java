@@ -9,9 +9,10 @@ import java.util.Locale;
 import java.util.TimeZone;
 
 /**
- * What the logfile header says about the machine: time zone (from the JVM default zone) and boot
- * time. TIME_ZONE_INFORMATION's transition dates stay zero: Java has no single Windows-style
- * rule pair for every zone, so readers see the standard bias only (and the DST bias for reference).
+ * What the logfile header says about the machine: time zone (from the JVM default zone), boot
+ * time, and what wrote the file on which host ({@link #WRITER}). TIME_ZONE_INFORMATION's transition
+ * dates stay zero: Java has no single Windows-style rule pair for every zone, so readers see the
+ * standard bias only (and the DST bias for reference).
  */
 final class SessionEnvironment {
 
@@ -22,6 +23,11 @@ final class SessionEnvironment {
     /** Nominal CPU speed for CpuSpeedInMHz (/proc/cpuinfo), 0 when unknown; readers use it only for clock type 3. */
     final int cpuSpeedMhz;
     private final long uptimeTicks;
+    /**
+     * What wrote the file and on which host, e.g. "jetw portable backend, Java 17.0.15, Linux 6.18.0 amd64":
+     * the header's version fields declare the Windows layout the file follows, not the host's OS.
+     */
+    static final String WRITER = writer();
 
     SessionEnvironment() {
         TimeZone tz = TimeZone.getDefault();
@@ -32,6 +38,11 @@ final class SessionEnvironment {
         daylightBias = tz.useDaylightTime() ? -tz.getDSTSavings() / 60_000 : 0;
         uptimeTicks = uptimeTicks();
         cpuSpeedMhz = cpuMhz();
+    }
+
+    private static String writer() {
+        return "jetw portable backend, Java " + System.getProperty("java.version") + ", " + System.getProperty("os.name")
+                + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch");
     }
 
     private static int cpuMhz() {

@@ -1,7 +1,10 @@
 package dev.jetw.etw.portable;
 
 import dev.jetw.etl.EtlFormat;
+import dev.jetw.etl.EtlRecordWriter;
+import dev.jetw.etl.EventType;
 import dev.jetw.etl.Guids;
+import dev.jetw.etl.SessionNotice;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -67,6 +70,8 @@ final class EtlLayoutCheck {
         int providerVersion;
         int loggerId;
         int headerProcessId;
+        /** What wrote the file and on which host: the WRITER notice after the header record in buffer 0. */
+        String writer;
         /** Data buffers in file order. */
         List<Buffer> buffers = new ArrayList<>();
 
@@ -111,7 +116,6 @@ final class EtlLayoutCheck {
                 what + ": header record marker");
         require(f.get(rec + 6) == 0 && f.get(rec + 7) == 0, what + ": header record HookId");
         int recSize = f.getShort(rec + 4) & 0xFFFF;
-        require(0x48 + EtlFormat.align8(recSize) == f.getInt(EtlFormat.BH_SAVED_OFFSET), what + ": header buffer holds one record");
         r.headerProcessId = f.getInt(rec + 0x0C);
         r.systemTime = f.getLong(rec + 0x10);
         int h = 0x68;
@@ -146,6 +150,7 @@ final class EtlLayoutCheck {
         r.logFileName = sb.toString();
         require(recSize == 0x20 + 0x118 + 2 * (r.loggerName.length() + 1) + 2 * (r.logFileName.length() + 1),
                 what + ": header record size");
+        r.writer = writerNotice(f, 0x48 + EtlFormat.align8(recSize), r, what);
         require(r.buffersWritten == count, what + ": BuffersWritten " + r.buffersWritten + " but " + count + " buffers in file");
         require(r.pointerSize == 8 && r.perfFreq != 0, what + ": PointerSize/PerfFreq");
         for (int i = 1; i < count; i++) {
@@ -159,7 +164,7 @@ final class EtlLayoutCheck {
             buf.slot = i;
             buf.sequence = b.getLong(EtlFormat.BH_SEQUENCE_NUMBER);
             require(buf.sequence > 0, what + ": buffer " + i + " sequence 0");
-            buf.events = records(b, buf.sequence, what + " buffer " + i);
+            buf.events = records(b, buf.sequence, 0x48, what + " buffer " + i);
             require(!buf.events.isEmpty(), what + ": empty data buffer " + i);
             r.buffers.add(buf);
         }
@@ -168,11 +173,37 @@ final class EtlLayoutCheck {
         return r;
     }
 
+    /**
+     * The text of the WRITER notice that follows the header record in buffer 0: the only other record there,
+     * of the notice class, header thread 0, the header's process and time. It may be missing only where it
+     * would not fit the buffer.
+     */
+    private static String writerNotice(ByteBuffer f, int after, File r, String what) {
+        int saved = f.getInt(EtlFormat.BH_SAVED_OFFSET);
+        int expectedSpace = EtlRecordWriter.fullRecordSpace(SessionNotice.encode(SessionNotice.WRITER,
+                SessionEnvironment.WRITER).length);
+        if (saved == after) {
+            require(after + expectedSpace > r.bufferSize, what + ": no writer notice though the header buffer has room for it");
+            return null;
+        }
+        List<Event> notices = records(slice(f, 0, saved), 0, after, what + " header buffer");
+        require(notices.size() == 1, what + ": header buffer holds the header record and one notice, not " + notices.size());
+        Event e = notices.get(0);
+        require(e.headerType == 0x14 && SessionNotice.CLASS.equals(e.classGuid) && e.type == EventType.INFO
+                && e.threadId == 0 && e.processId == r.headerProcessId && e.timeStamp == r.systemTime,
+                what + ": the header buffer's notice is a session notice of the session's process at its start");
+        ByteBuffer p = ByteBuffer.wrap(e.payload).order(ByteOrder.LITTLE_ENDIAN);
+        require(p.getInt(0) == SessionNotice.WRITER, what + ": the header buffer's notice is of kind WRITER");
+        String text = new String(e.payload, 4, e.payload.length - 6, java.nio.charset.StandardCharsets.UTF_16LE);
+        require(p.getShort(e.payload.length - 2) == 0, what + ": writer text NUL-terminated");
+        return text;
+    }
+
     /** Checks a single data buffer as a real-time consumer receives it and returns its records. */
     static List<Event> dataBuffer(ByteBuffer b, int bufferSize) {
         ByteBuffer le = b.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         checkBuffer(le, 1, bufferSize, "real-time buffer");
-        return records(le, le.getLong(EtlFormat.BH_SEQUENCE_NUMBER), "real-time buffer");
+        return records(le, le.getLong(EtlFormat.BH_SEQUENCE_NUMBER), 0x48, "real-time buffer");
     }
 
     private static ByteBuffer slice(ByteBuffer f, int base, int len) {
@@ -195,10 +226,10 @@ final class EtlLayoutCheck {
         }
     }
 
-    private static List<Event> records(ByteBuffer b, long seq, String what) {
+    private static List<Event> records(ByteBuffer b, long seq, int from, String what) {
         List<Event> l = new ArrayList<>();
         int end = b.getInt(EtlFormat.BH_SAVED_OFFSET);
-        int p = 0x48;
+        int p = from;
         while (p < end) {
             int size = b.getShort(p) & 0xFFFF;
             int ht = b.get(p + 2) & 0xFF;

@@ -2,6 +2,7 @@ package dev.jetw.etw.portable;
 
 import dev.jetw.etl.EtlReader;
 import dev.jetw.etl.EtlRecord;
+import dev.jetw.etl.SessionNotice;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,16 +17,23 @@ final class ReaderCheck {
     private ReaderCheck() {
     }
 
-    /** The file's events (the logfile header record excluded) in the reader's order, as test events. */
+    /**
+     * The file's events in the reader's order, as test events: the records the session was given, so the
+     * file's own preamble (the logfile header record and the writer notice after it) excluded.
+     */
     static List<EtlLayoutCheck.Event> events(Path file) throws Exception {
         List<EtlLayoutCheck.Event> l = new ArrayList<>();
         try (EtlReader r = EtlReader.open(file)) {
             EtlRecord rec;
-            boolean first = true;
+            int index = 0;
             while ((rec = r.next()) != null) {
-                if (first) {
+                if (index++ == 0) {
                     assertTrue(rec.isLogfileHeader(), file + ": first record is the logfile header");
-                    first = false;
+                    continue;
+                }
+                SessionNotice notice = SessionNotice.decode(rec);
+                if (index == 2 && notice != null && notice.isWriter()) {
+                    assertEquals(SessionEnvironment.WRITER, notice.text(), file + ": the writer notice follows the header");
                     continue;
                 }
                 EtlLayoutCheck.Event e = new EtlLayoutCheck.Event();

@@ -13,6 +13,7 @@ import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Byte-exact checks of the writer primitives against the fact sheet's worked examples. */
 class RecordLayoutTest {
@@ -187,8 +188,37 @@ class RecordLayoutTest {
         for (int i = used; i < 8192; i++) {
             assertEquals((byte) 0xFF, b.get(i), "tail at " + i);
         }
-        b.putInt(EtlLogfileHeader.FILE_OFF_BUFFERS_WRITTEN, 1); // as a file holding just this buffer
-        EtlLayoutCheck.check(b, "header-only file");
+        // What the engine writes: the same header record, then the WRITER notice in the same buffer.
+        h.writer = SessionEnvironment.WRITER;
+        ByteBuffer withWriter = h.encodeHeaderBuffer();
+        int noticeSpace = dev.jetw.etl.EtlRecordWriter.fullRecordSpace(
+                dev.jetw.etl.SessionNotice.encode(dev.jetw.etl.SessionNotice.WRITER, SessionEnvironment.WRITER).length);
+        assertEquals(used + noticeSpace, withWriter.getInt(0x04), "the notice follows the header record");
+        for (int i = 0x48; i < used; i++) {
+            assertEquals(b.get(i), withWriter.get(i), "header record byte " + i + " unchanged by the notice");
+        }
+        withWriter.putInt(EtlLogfileHeader.FILE_OFF_BUFFERS_WRITTEN, 1); // as a file holding just this buffer
+        assertEquals(SessionEnvironment.WRITER, EtlLayoutCheck.check(withWriter, "header-only file").writer);
+    }
+
+    /** A header that leaves no room for the writer notice is written without it: the file stays valid, it names no writer. */
+    @Test
+    void aHeaderBufferWithoutRoomForTheWriterNoticeLeavesItOut() {
+        EtlLogfileHeader h = new EtlLogfileHeader();
+        h.bufferSize = 1024;
+        h.loggerName = "small";
+        h.writer = SessionEnvironment.WRITER;
+        int noticeSpace = dev.jetw.etl.EtlRecordWriter.fullRecordSpace(
+                dev.jetw.etl.SessionNotice.encode(dev.jetw.etl.SessionNotice.WRITER, SessionEnvironment.WRITER).length);
+        int fixed = 0x48 + 0x20 + 0x118 + 2 * ("small".length() + 1) + 2;
+        // A path whose header record leaves less than the notice's space (but fits itself).
+        int pathChars = (1024 - fixed - noticeSpace) / 2 + 4;
+        h.logFileName = "/" + "p".repeat(pathChars - 1);
+        ByteBuffer b = h.encodeHeaderBuffer();
+        int headerEnd = 0x48 + dev.jetw.etl.EtlFormat.align8(b.getShort(0x4C) & 0xFFFF);
+        assertTrue(headerEnd + noticeSpace > 1024 && headerEnd <= 1024, "the case: header fits, notice does not");
+        assertEquals(headerEnd, b.getInt(0x04), "the header record alone");
+        assertEquals(null, EtlLayoutCheck.check(b, "no-room file").writer);
     }
 
     @Test
