@@ -1,7 +1,7 @@
 package dev.jetw.etw;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.ArrayDeque;
+import java.util.Arrays;
 
 /**
  * The threads jetw itself runs inside a JVM it traces (the session's logger, the kernel collector's
@@ -19,30 +19,37 @@ public final class JetwThreads {
 
     static final int CAPACITY = 1024;
 
-    private static final Map<Long, Boolean> IDS = new LinkedHashMap<Long, Boolean>() {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
-            return size() > CAPACITY;
-        }
-    };
+    /** Registered ids, oldest first (registration only, under the class lock). */
+    private static final ArrayDeque<Long> REGISTERED = new ArrayDeque<Long>();
+    /**
+     * The same ids sorted, republished at each registration: {@link #isJetw} runs for every JVM runtime event
+     * on JFR's consumer thread, so it reads this without a lock and without boxing; registrations are rare.
+     */
+    private static volatile long[] sorted = new long[0];
 
     private JetwThreads() {
     }
 
     /** Marks {@code thread} (created, not necessarily started) as one of jetw's; returns it. */
     public static Thread register(Thread thread) {
-        synchronized (IDS) {
-            IDS.put(thread.getId(), Boolean.TRUE);
+        synchronized (JetwThreads.class) {
+            REGISTERED.addLast(thread.getId());
+            if (REGISTERED.size() > CAPACITY) {
+                REGISTERED.removeFirst();
+            }
+            long[] ids = new long[REGISTERED.size()];
+            int i = 0;
+            for (long id : REGISTERED) {
+                ids[i++] = id;
+            }
+            Arrays.sort(ids);
+            sorted = ids;
         }
         return thread;
     }
 
     /** True when the thread with Java id {@code javaThreadId} is one jetw registered. */
     public static boolean isJetw(long javaThreadId) {
-        synchronized (IDS) {
-            return IDS.containsKey(javaThreadId);
-        }
+        return Arrays.binarySearch(sorted, javaThreadId) >= 0;
     }
 }

@@ -70,7 +70,7 @@ public final class AttachRamp implements Runnable {
     }
 
     public void start() {
-        thread = new Thread(this, "jetw-attach-ramp");
+        thread = dev.jetw.etw.JetwThreads.register(new Thread(this, "jetw-attach-ramp"));
         thread.setDaemon(true);
         thread.start();
     }
