@@ -222,8 +222,7 @@ final class Agent {
                 + ", file " + session.file() + ", " + registry.count() + " methods instrumented so far"
                 + " (classes loaded later are instrumented as they load)"
                 + (options.hotMethods == null ? "" : ", hot methods: " + options.hotMethods.size() + " in " + options.hotMethods.path())
-                + ", jvm events " + (events == null ? jvmEventsBeforeFirstMatch() : events.describe() + events.startNote()
-                + (events.problem() == null ? "" : "\n" + events.problem()));
+                + ", jvm events " + (events == null ? jvmEventsBeforeFirstMatch() : events.startLine());
     }
 
     /** The human-readable status: session, backend, file, methods, events, errors. */

@@ -162,9 +162,15 @@ public final class RuntimeEvents {
         return s.families() + (s instanceof GcNotificationSource ? " (GC notifications)" : " (JFR)");
     }
 
-    /** For the start line: how JFR's stream starts, or "". */
-    public String startNote() {
-        return starter == null ? "" : ", starting on a background thread (events before it records are not seen)";
+    /**
+     * For the start line, read at one instant: the families and source ({@link #describe}), ", starting on a
+     * background thread" while JFR's stream still starts, and on a line of its own what failed, if anything.
+     */
+    public String startLine() {
+        synchronized (lock) {
+            return describe() + (starter != null && starting ? ", starting on a background thread (events before it records are not seen)" : "")
+                    + (problem == null ? "" : "\n" + problem);
+        }
     }
 
     /** For status: the families and source, what the source's thread allocated, and the events of jetw's threads left out. */

@@ -70,6 +70,7 @@ class RuntimeEventsStartTest {
             assertEquals("gc,park (JFR)", r.describe());
             assertTrue(r.status().contains("JFR still starting"), r.status());
             assertNull(r.problem());
+            assertEquals("gc,park (JFR), starting on a background thread (events before it records are not seen)", r.startLine());
             assertNull(System.getProperty(RuntimeEvents.RUNNING_PROPERTY));
 
             // Stopping during the start does not wait for it, and says that no runtime events were recorded.
@@ -98,6 +99,8 @@ class RuntimeEventsStartTest {
             assertEquals("gc (GC notifications)", r.describe());
             assertTrue(r.problem() != null && r.problem().contains("no park events"), r.problem());
             assertTrue(r.status().contains(r.problem()), r.status());
+            // Once the start has ended, the start line names the source it gave and what failed, not "starting".
+            assertEquals("gc (GC notifications)\n" + r.problem(), r.startLine());
             assertNull(r.stop());
         }
     }
