@@ -1,6 +1,6 @@
 package dev.jetw.agent.core.instrument;
 
-import java.io.DataInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -68,55 +68,27 @@ final class NanConstantGuard {
         ClassLoader loader = type.getClassLoader();
         String resource = type.getName().replace('.', '/') + ".class";
         try (InputStream in = loader == null ? ClassLoader.getSystemResourceAsStream(resource) : loader.getResourceAsStream(resource)) {
-            return in != null && holdsNaN(new DataInputStream(in));
+            return in != null && holdsNaN(readAll(in));
         } catch (IOException | RuntimeException e) {
             return false; // unreadable: Byte Buddy will not find it either
         }
     }
 
-    /** Walks a class file's constant pool (JVMS 4.4) looking for a NaN CONSTANT_Float or CONSTANT_Double. */
-    static boolean holdsNaN(DataInputStream in) throws IOException {
-        in.readInt(); // magic
-        in.readInt(); // minor, major
-        int count = in.readUnsignedShort();
-        for (int i = 1; i < count; i++) {
-            int tag = in.readUnsignedByte();
-            switch (tag) {
-                case 1: // Utf8
-                    in.skipBytes(in.readUnsignedShort());
-                    break;
-                case 4: // Float
-                    if (Float.isNaN(Float.intBitsToFloat(in.readInt()))) {
-                        return true;
-                    }
-                    break;
-                case 6: // Double, takes two slots
-                    if (Double.isNaN(Double.longBitsToDouble(in.readLong()))) {
-                        return true;
-                    }
-                    i++;
-                    break;
-                case 5: // Long, two slots
-                    in.readLong();
-                    i++;
-                    break;
-                case 3: case 12: case 17: case 18: // Integer, NameAndType, Dynamic, InvokeDynamic
-                    in.readInt();
-                    break;
-                case 9: case 10: case 11: // Field/Method/InterfaceMethod ref
-                    in.readInt();
-                    break;
-                case 7: case 8: case 16: case 19: case 20: // Class, String, MethodType, Module, Package
-                    in.readUnsignedShort();
-                    break;
-                case 15: // MethodHandle
-                    in.readUnsignedByte();
-                    in.readUnsignedShort();
-                    break;
-                default:
-                    return false; // unknown tag: stop looking rather than misread
-            }
+    /** Whether the class file's constant pool holds a NaN CONSTANT_Float or CONSTANT_Double (an unreadable rest: no). */
+    static boolean holdsNaN(byte[] classFile) {
+        return ConstantPool.walk(classFile, (tag, file, at, length) ->
+                tag == ConstantPool.FLOAT && Float.isNaN(Float.intBitsToFloat(ConstantPool.u4(file, at)))
+                        || tag == ConstantPool.DOUBLE && Double.isNaN(Double.longBitsToDouble(
+                                (long) ConstantPool.u4(file, at) << 32 | ConstantPool.u4(file, at + 4) & 0xFFFFFFFFL)))
+                == ConstantPool.End.FOUND;
+    }
+
+    private static byte[] readAll(InputStream in) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] chunk = new byte[8192];
+        for (int n; (n = in.read(chunk)) > 0; ) {
+            out.write(chunk, 0, n);
         }
-        return false;
+        return out.toByteArray();
     }
 }

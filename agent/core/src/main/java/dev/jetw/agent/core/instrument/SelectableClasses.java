@@ -59,59 +59,13 @@ final class SelectableClasses {
 
     /**
      * Whether one of the annotation descriptors is a Utf8 entry of the class file's constant pool (where an annotation's
-     * type is named). Walks the pool entry by entry and compares only entries of a descriptor's length: a few hundred
-     * steps for a class, not one per byte, paid by every class that loads. A class file it cannot walk counts as holding
-     * one (the instrumentation then decides, as without this test).
+     * type is named). Compares only entries of a descriptor's length: a few hundred steps for a class, not one per
+     * byte, paid by every class that loads. A class file it cannot walk counts as holding one (the instrumentation
+     * then decides, as without this test).
      */
     private boolean holdsAnyAnnotation(byte[] classFile) {
-        try {
-            int count = u2(classFile, 8);
-            int at = 10;
-            for (int index = 1; index < count; index++) {
-                int tag = classFile[at] & 0xFF;
-                if (tag == 1) {
-                    int length = u2(classFile, at + 1);
-                    if (isDescriptor(classFile, at + 3, length)) {
-                        return true;
-                    }
-                    at += 3 + length;
-                    continue;
-                }
-                int size = ENTRY_SIZES[tag];
-                if (size == 0) {
-                    return true; // a tag this walk does not know: a newer class file
-                }
-                at += size;
-                if (tag == 5 || tag == 6) {
-                    index++; // Long and Double take two slots
-                }
-            }
-            return false;
-        } catch (ArrayIndexOutOfBoundsException e) {
-            return true;
-        }
-    }
-
-    /** Size in bytes (tag included) of each constant-pool entry kind but Utf8; 0 for an unknown tag. */
-    private static final int[] ENTRY_SIZES = new int[256];
-
-    static {
-        ENTRY_SIZES[3] = 5;  // Integer
-        ENTRY_SIZES[4] = 5;  // Float
-        ENTRY_SIZES[5] = 9;  // Long
-        ENTRY_SIZES[6] = 9;  // Double
-        ENTRY_SIZES[7] = 3;  // Class
-        ENTRY_SIZES[8] = 3;  // String
-        ENTRY_SIZES[9] = 5;  // Fieldref
-        ENTRY_SIZES[10] = 5; // Methodref
-        ENTRY_SIZES[11] = 5; // InterfaceMethodref
-        ENTRY_SIZES[12] = 5; // NameAndType
-        ENTRY_SIZES[15] = 4; // MethodHandle
-        ENTRY_SIZES[16] = 3; // MethodType
-        ENTRY_SIZES[17] = 5; // Dynamic
-        ENTRY_SIZES[18] = 5; // InvokeDynamic
-        ENTRY_SIZES[19] = 3; // Module
-        ENTRY_SIZES[20] = 3; // Package
+        return ConstantPool.walk(classFile, (tag, file, at, length) -> tag == ConstantPool.UTF8 && isDescriptor(file, at, length))
+                != ConstantPool.End.ALL_VISITED;
     }
 
     private boolean isDescriptor(byte[] classFile, int from, int length) {
@@ -130,9 +84,5 @@ final class SelectableClasses {
             }
         }
         return true;
-    }
-
-    private static int u2(byte[] b, int at) {
-        return (b[at] & 0xFF) << 8 | b[at + 1] & 0xFF;
     }
 }

@@ -3,7 +3,6 @@ package dev.jetw.agent.core.instrument;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import org.junit.jupiter.api.Test;
@@ -50,7 +49,7 @@ class NanConstantGuardTest {
 
     private static boolean holdsNaN(Class<?> type) throws IOException {
         try (InputStream in = type.getResourceAsStream(type.getName().substring(type.getName().lastIndexOf('.') + 1) + ".class")) {
-            return NanConstantGuard.holdsNaN(new DataInputStream(in));
+            return NanConstantGuard.holdsNaN(in.readAllBytes());
         }
     }
 }
