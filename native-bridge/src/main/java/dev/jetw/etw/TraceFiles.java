@@ -41,8 +41,6 @@ public final class TraceFiles {
     /** The default permissions of a new file: read and write for its owner only. */
     public static final String OWNER_ONLY = "600";
 
-    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
-
     /**
      * Tests only: runs after the checks of a path and before it is removed, created or replaced, so a
      * test can swap the path in exactly the window an attacker would use.
@@ -188,7 +186,7 @@ public final class TraceFiles {
         // open (a hard link to someone's file swapped in after the check): the reply goes into a new
         // file of the same folder, renamed over the path, which replaces a name and writes into nothing.
         afterCheck.accept(path);
-        Path temporary = path.resolveSibling("." + path.getFileName() + "." + Long.toHexString(RANDOM.nextLong()) + ".tmp");
+        Path temporary = path.resolveSibling("." + path.getFileName() + "." + UnpredictableBytes.hex(8) + ".tmp");
         try {
             try (FileChannel c = createNew(temporary)) {
                 write(c, bytes);

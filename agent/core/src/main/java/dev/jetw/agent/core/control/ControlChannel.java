@@ -1,5 +1,7 @@
 package dev.jetw.agent.core.control;
 
+import dev.jetw.etw.UnpredictableBytes;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -10,7 +12,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -152,14 +153,9 @@ public final class ControlChannel implements Runnable {
         return serving;
     }
 
+    /** 256 bits from the kernel's random device (or SecureRandom where there is none), as 64 hex digits. */
     private static String newToken() {
-        byte[] bytes = new byte[32];
-        new SecureRandom().nextBytes(bytes);
-        StringBuilder sb = new StringBuilder(64);
-        for (byte b : bytes) {
-            sb.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
-        }
-        return sb.toString();
+        return UnpredictableBytes.hex(32);
     }
 
     @Override
