@@ -222,6 +222,11 @@ public final class TraceFiles {
         }
     }
 
+    /** A char test, not a regex: this runs in premain, where a first regex costs ~10 ms (BENCHMARKS.md §15). */
+    private static boolean isOctalDigit(char c) {
+        return c >= '0' && c <= '7';
+    }
+
     /**
      * {@code filePermissions=}: three octal digits, owner first (600, 640, 644, 660, 664); the owner must
      * keep read and write, and no execute bit or write for others is allowed.
@@ -232,7 +237,7 @@ public final class TraceFiles {
         String v = value == null ? OWNER_ONLY : value.trim();
         String allowed = "allowed: three octal digits with the owner's read and write, no execute bit and no write for"
                 + " others: 600 (default), 640, 644, 660, 664";
-        if (!v.matches("[0-7]{3}")) {
+        if (v.length() != 3 || !isOctalDigit(v.charAt(0)) || !isOctalDigit(v.charAt(1)) || !isOctalDigit(v.charAt(2))) {
             throw new ConfigException("filePermissions", v, allowed);
         }
         int bits = Integer.parseInt(v, 8);
