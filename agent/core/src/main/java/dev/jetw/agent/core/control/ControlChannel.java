@@ -107,7 +107,11 @@ public final class ControlChannel implements Runnable {
             // wait_for_threads_in_native_to_block), and this thread sits in the selector's epoll_wait: without
             // closing it first, every exit of a JVM with the agent took 0.3 s longer.
             channel.closer = dev.jetw.etw.JetwThreads.register(new Thread(channel::closeQuietly, "jetw-control-close"));
-            Runtime.getRuntime().addShutdownHook(channel.closer);
+            try {
+                Runtime.getRuntime().addShutdownHook(channel.closer);
+            } catch (IllegalStateException e) {
+                throw new JvmExiting(e); // opened off premain's thread while the JVM began to exit: the socket is closed below
+            }
             thread.start();
             return channel;
         } catch (IOException | RuntimeException e) {
@@ -116,6 +120,15 @@ public final class ControlChannel implements Runnable {
                 selector.close();
             }
             throw e;
+        }
+    }
+
+    /** The JVM began to exit while the channel was being opened (no hook can be added any more); nothing stays open. */
+    public static final class JvmExiting extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        JvmExiting(IllegalStateException cause) {
+            super("the JVM is exiting", cause);
         }
     }
 
