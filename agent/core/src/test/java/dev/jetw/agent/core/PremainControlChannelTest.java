@@ -35,9 +35,11 @@ class PremainControlChannelTest {
     void premainReturnsWhileTheChannelIsStillOpeningOnItsOwnThread() throws Exception {
         assertNull(System.getProperty(ControlChannel.PROPERTY), "no channel in this test JVM before premain");
         CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(1);
         AtomicReference<Thread> opener = new AtomicReference<>();
         AgentMain.beforeControlOpen = () -> {
             opener.set(Thread.currentThread());
+            entered.countDown();
             try {
                 release.await(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -50,7 +52,8 @@ class PremainControlChannelTest {
         premain.join(20_000);
         try {
             assertTrue(!premain.isAlive(), "premain returned while the channel's open was held back");
-            assertNotNull(opener.get(), "the open runs on a thread of its own");
+            assertTrue(entered.await(20, TimeUnit.SECONDS), "the open runs on a thread of its own");
+            assertNotNull(opener.get());
             assertTrue(opener.get() != premain && opener.get().isDaemon() && "jetw-control-open".equals(opener.get().getName()), opener.get().toString());
             assertTrue(JetwThreads.isJetw(opener.get().getId()), "the opener is registered as jetw's (its JVM events are left out)");
             assertNull(System.getProperty(ControlChannel.PROPERTY), "not open yet");
