@@ -45,7 +45,14 @@ public final class TraceFiles {
      * Tests only: runs after the checks of a path and before it is removed, created or replaced, so a
      * test can swap the path in exactly the window an attacker would use.
      */
-    static volatile java.util.function.Consumer<Path> afterCheck = p -> { };
+    static volatile java.util.function.Consumer<Path> afterCheck = new NoCheckHook();
+
+    /** The seam's default: nothing (a class, not a lambda: this class loads in premain, where a lambda costs ~1-5 ms). */
+    private static final class NoCheckHook implements java.util.function.Consumer<Path> {
+        @Override
+        public void accept(Path p) {
+        }
+    }
 
     private final boolean overwrite;
     private final Set<PosixFilePermission> permissions;

@@ -61,6 +61,14 @@ public final class AgentMain {
         opener.start();
     }
 
+    /** The channel's handler: {@link #control} (a class, not a method reference, like the rest of premain's path). */
+    private static final class Control implements ControlChannel.Handler {
+        @Override
+        public String handle(String command, String argument) {
+            return control(command, argument);
+        }
+    }
+
     /** Opens the control channel off premain's thread ({@link #premain}). */
     private static final class ControlOpener implements Runnable {
         private final Instrumentation inst;
@@ -102,7 +110,7 @@ public final class AgentMain {
             return;
         }
         try {
-            channel = ControlChannel.open(AgentMain::control);
+            channel = ControlChannel.open(new Control());
             System.setProperty(ControlChannel.PROPERTY, channel.address());
         } catch (ControlChannel.JvmExiting e) {
             // A short program ended while premain's opener was still under way: nobody will ask, nothing to say.
