@@ -5,6 +5,7 @@ import dev.jetw.etw.BackendLimits;
 import dev.jetw.etw.ConfigException;
 import dev.jetw.etw.EtwBackends;
 import dev.jetw.etw.SessionConfig;
+import dev.jetw.etw.ProcessId;
 import dev.jetw.etw.SessionConfigParser;
 import dev.jetw.etw.UnpredictableBytes;
 import dev.jetw.etl.TraceLevel;
@@ -273,13 +274,13 @@ public final class AgentOptions {
      */
     static Path defaultLogFile() {
         String suffix = UnpredictableBytes.hex(4);
-        return Paths.get("jetw-" + Pid.current() + "-" + suffix + ".etl").toAbsolutePath().normalize();
+        return Paths.get("jetw-" + ProcessId.current() + "-" + suffix + ".etl").toAbsolutePath().normalize();
     }
 
     /** Accumulates options in order; later scalar values override earlier ones, lists grow. */
     private static final class Parser {
         final SessionConfig.Builder session = SessionConfig.builder()
-                .sessionName("jetw-" + Pid.current())
+                .sessionName("jetw-" + ProcessId.current())
                 .logFile(defaultLogFile());
         final List<Rule> rules = new ArrayList<>();
         final List<MethodPattern> excludes = new ArrayList<>();

@@ -1,4 +1,4 @@
-package dev.jetw.agent.core.options;
+package dev.jetw.etw;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -11,29 +11,29 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The process id without ProcessHandle's first-use cost in premain: /proc/self's target on Linux, else ProcessHandle. */
-class PidTest {
+class ProcessIdTest {
 
     @TempDir
     Path dir;
 
     @Test
     void theProcessIdIsTheJvmsOwn() {
-        assertEquals(ProcessHandle.current().pid(), Pid.current());
+        assertEquals(ProcessHandle.current().pid(), ProcessId.current());
     }
 
     @Test
     void procSelfIsReadWhereItExists() {
         assumeTrue(new File("/proc/self").exists(), "no /proc here: ProcessHandle gives it");
-        assertEquals(ProcessHandle.current().pid(), Pid.ofProcSelf(new File("/proc/self")));
+        assertEquals(ProcessHandle.current().pid(), ProcessId.ofProcSelf(new File("/proc/self")));
     }
 
     @Test
     void theLinksTargetNameIsThePidAndAnythingElseIsNone() throws IOException {
         Files.createDirectory(dir.resolve("4242"));
         Path self = Files.createSymbolicLink(dir.resolve("self"), dir.resolve("4242"));
-        assertEquals(4242, Pid.ofProcSelf(self.toFile()));
-        assertEquals(0, Pid.ofProcSelf(dir.resolve("missing").toFile()), "no such file: its own name, not digits");
+        assertEquals(4242, ProcessId.ofProcSelf(self.toFile()));
+        assertEquals(0, ProcessId.ofProcSelf(dir.resolve("missing").toFile()), "no such file: its own name, not digits");
         Files.createDirectory(dir.resolve("not-a-pid"));
-        assertEquals(0, Pid.ofProcSelf(dir.resolve("not-a-pid").toFile()));
+        assertEquals(0, ProcessId.ofProcSelf(dir.resolve("not-a-pid").toFile()));
     }
 }

@@ -1,22 +1,22 @@
-package dev.jetw.agent.core.options;
+package dev.jetw.etw;
 
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 
 /**
- * This JVM's process id. On Linux the name {@code /proc/self} links to; elsewhere Java 9+'s ProcessHandle (reached by
- * reflection: the agent's code targets Java 8); on 8 the RuntimeMXBean's name "pid@host" carries it. Not the MXBean
+ * This JVM's process id (the agent's session and file names, the portable backend's records). On Linux the name
+ * {@code /proc/self} links to; elsewhere Java 9+'s ProcessHandle (reached by reflection: this code targets Java 8); on 8 the RuntimeMXBean's name "pid@host" carries it. Not the MXBean
  * first: it starts the JVM's management and looks the host name up, about 0.1 s of premain; not ProcessHandle first
  * on Linux: its first use starts its process reaper's set-up and two lambdas, the first of the JVM (~5 ms; issue 31,
  * BENCHMARKS.md §15).
  */
-final class Pid {
+public final class ProcessId {
 
-    private Pid() {
+    private ProcessId() {
     }
 
-    static long current() {
+    public static long current() {
         long proc = ofProcSelf(new File("/proc/self"));
         if (proc > 0) {
             return proc;
