@@ -1,5 +1,6 @@
 package dev.jetw.etw.portable;
 
+import java.io.BufferedReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,13 +48,16 @@ final class SessionEnvironment {
                 + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch");
     }
 
+    /** The first processor's "cpu MHz": read up to that line only (the file has a block per CPU, ~1 KB each). */
     private static int cpuMhz() {
         Path p = Paths.get("/proc/cpuinfo");
         try {
             if (Files.isReadable(p)) {
-                for (String line : Files.readAllLines(p, StandardCharsets.US_ASCII)) {
-                    if (line.startsWith("cpu MHz")) {
-                        return (int) Math.round(Double.parseDouble(line.substring(line.indexOf(':') + 1).trim()));
+                try (BufferedReader in = Files.newBufferedReader(p, StandardCharsets.US_ASCII)) {
+                    for (String line = in.readLine(); line != null; line = in.readLine()) {
+                        if (line.startsWith("cpu MHz")) {
+                            return (int) Math.round(Double.parseDouble(line.substring(line.indexOf(':') + 1).trim()));
+                        }
                     }
                 }
             }
