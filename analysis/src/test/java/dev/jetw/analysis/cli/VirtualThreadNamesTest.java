@@ -84,15 +84,8 @@ class VirtualThreadNamesTest {
     @Test
     void aVirtualThreadKnownOnlyByItsJvmEventsIsNamedSoToo() throws IOException {
         // JvmThread START of virtual thread 16 (no OS id, Virtual 1, no name), then a park of it; no jetw call on it.
-        EtlFixtureBuilder b = new EtlFixtureBuilder();
-        b.loggerName = "jetw";
-        b.newBuffer();
         // A jetw call on thread 1 "main": the file numbers threads by Java id (ChromeTraceCommandTest's portable case).
-        b.record(full(true, EventType.DC_START, 0, 0, 1, PID, ts(b, 0.1), JetwSchema.METHOD_CLASS,
-                concat(u32(1), utf16z("com.example.Shop"), utf16z("handle"), utf16z("()V"))));
-        b.record(full(true, EventType.DC_START, 0, 0, 1, PID, ts(b, 0.2), JetwSchema.THREAD_CLASS, concat(u64(1), utf16z("main"))));
-        b.record(call(b, EventType.START, 1, 3, 1, 0, 1));
-        b.record(call(b, EventType.END, 1, 5, 1, 0, 1));
+        EtlFixtureBuilder b = ChromeTraceCommandTest.portableMainWithOneCall();
         b.record(runtime(b, JetwSchema.JVM_THREAD_CLASS, EventType.START, 1, 6, concat(u64(0), u64(16), u32(1), utf16z(""))));
         b.record(runtime(b, JetwSchema.JVM_PARK_CLASS, EventType.START, 4, 7, concat(u64(0), u64(16), u64(-1), utf16z("java.lang.Object"))));
         b.record(runtime(b, JetwSchema.JVM_PARK_CLASS, EventType.END, 9, 7, concat(u64(0), u64(16))));

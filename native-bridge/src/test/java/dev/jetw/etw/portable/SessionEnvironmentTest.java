@@ -19,23 +19,17 @@ class SessionEnvironmentTest {
         TimeZone.setDefault(saved);
     }
 
+    /** Per zone: its id, the daylight name (empty without daylight time), Bias and DaylightBias (Windows: UTC = local + Bias). */
     @Test
-    void aZoneWithDaylightTimeIsNamedByItsIdInBothNames() {
-        TimeZone.setDefault(TimeZone.getTimeZone("Europe/Berlin"));
-        SessionEnvironment e = new SessionEnvironment();
-        assertEquals("Europe/Berlin", e.standardName);
-        assertEquals("Europe/Berlin", e.daylightName);
-        assertEquals(-60, e.timeZoneBias, "Windows: UTC = local + Bias");
-        assertEquals(-60, e.daylightBias);
-    }
-
-    @Test
-    void aZoneWithoutDaylightTimeHasNoDaylightName() {
-        TimeZone.setDefault(TimeZone.getTimeZone("Asia/Tokyo"));
-        SessionEnvironment e = new SessionEnvironment();
-        assertEquals("Asia/Tokyo", e.standardName);
-        assertEquals("", e.daylightName);
-        assertEquals(-540, e.timeZoneBias);
-        assertEquals(0, e.daylightBias);
+    void theZoneIsNamedByItsIdAndTheDaylightNameOnlyWithDaylightTime() {
+        Object[][] zones = {{"Europe/Berlin", "Europe/Berlin", -60, -60}, {"Asia/Tokyo", "", -540, 0}, {"UTC", "", 0, 0}};
+        for (Object[] z : zones) {
+            TimeZone.setDefault(TimeZone.getTimeZone((String) z[0]));
+            SessionEnvironment e = new SessionEnvironment();
+            assertEquals(z[0], e.standardName);
+            assertEquals(z[1], e.daylightName, z[0] + "'s daylight name");
+            assertEquals(z[2], e.timeZoneBias, z[0] + "'s bias");
+            assertEquals(z[3], e.daylightBias, z[0] + "'s daylight bias");
+        }
     }
 }
