@@ -83,7 +83,40 @@ final class Agent {
         if (propagates) {
             writer.linkThreads(new HandoffWriter(session.provider, writer));
         }
-        this.shutdownHook = dev.jetw.etw.JetwThreads.register(new Thread(this::onShutdown, "jetw-shutdown"));
+        this.shutdownHook = dev.jetw.etw.JetwThreads.register(new Thread(new OnShutdown(this), "jetw-shutdown"));
+    }
+
+    /*
+     * The shutdown hook's and the first match's callbacks are classes, not lambdas: both are made in premain, where
+     * a lambda spins a class at run time and the first one sets up the JVM's lambda machinery (~5 ms; BENCHMARKS.md §15).
+     */
+
+    /** The shutdown hook's body: {@link #onShutdown}. */
+    private static final class OnShutdown implements Runnable {
+        private final Agent agent;
+
+        OnShutdown(Agent agent) {
+            this.agent = agent;
+        }
+
+        @Override
+        public void run() {
+            agent.onShutdown();
+        }
+    }
+
+    /** {@link #bringUpAtFirstMatch}, for the {@link FirstMatchTransformer}. */
+    private static final class BringUpAtFirstMatch implements FirstMatchTransformer.BringUp {
+        private final Agent agent;
+
+        BringUpAtFirstMatch(Agent agent) {
+            this.agent = agent;
+        }
+
+        @Override
+        public ClassFileTransformer bringUp(boolean retransformLoaded) {
+            return agent.bringUpAtFirstMatch(retransformLoaded);
+        }
     }
 
     /** When the instrumentation comes up, and how the classes loaded already are instrumented. */
@@ -118,7 +151,7 @@ final class Agent {
             agent.writer.nameCurrentThread(); // also warms the write path before any class is transformed
             Dispatcher.install(agent.writer);
             if (when == Start.AT_FIRST_MATCH) {
-                agent.firstMatch = new FirstMatchTransformer(inst, agent.selection, agent::bringUpAtFirstMatch);
+                agent.firstMatch = new FirstMatchTransformer(inst, agent.selection, new BringUpAtFirstMatch(agent));
                 agent.firstMatch.register();
             } else {
                 agent.bringUp(null, when == Start.ATTACH_RAMP);
