@@ -156,7 +156,7 @@ final class FileIoTracker {
         }
         OpenFile f = fds.get(fd);
         if (f == null && call.op != FileSyscall.Op.CLOSE) {
-            f = resolve(fd, cpu, ts);
+            f = resolve(fd, cpu, ts, c.recorded); // jetw's thread: named when an application thread uses it, if ever
         }
         if (call.op == FileSyscall.Op.CLOSE) {
             fds.remove(fd); // released now: another thread's open may get the number before this call returns
