@@ -3,8 +3,6 @@ package dev.jetw.etw.portable.linux;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Turns the raw records of the syscall tracepoints of {@link FileSyscall} into {@link FileIoTracker} calls:
@@ -21,10 +19,8 @@ final class FileSyscallDecoder implements PageDecoder.RecordVisitor {
     private final FileIoTracker tracker;
     /** Losses go where the scheduler's go (EvidenceTranslator): one count, one gap notice per gap. */
     private final TracepointSink losses;
-    private final Map<Integer, Handler> handlers = new HashMap<Integer, Handler>();
+    final RecordHandlers handlers = new RecordHandlers();
     private EventFormat.Field commonPid;
-    long unknown;
-    long decoded;
 
     FileSyscallDecoder(FileIoTracker tracker, TracepointSink losses) {
         this.tracker = tracker;
@@ -47,7 +43,7 @@ final class FileSyscallDecoder implements PageDecoder.RecordVisitor {
         handlers.put(exit.id, (cpu, ts, b, r) -> tracker.exit(cpu, ts, tid(b, r), call, EventFormat.integer(b, r, ret)));
     }
 
-    private Handler enterHandler(FileSyscall call, EventFormat f) {
+    private RecordHandlers.Handler enterHandler(FileSyscall call, EventFormat f) {
         EventFormat.Field fd = f.fields.get("fd");
         EventFormat.Field count = f.fields.get("count");
         EventFormat.Field pos = f.fields.containsKey("pos") ? f.fields.get("pos") : f.fields.get("pos_l");
@@ -72,21 +68,11 @@ final class FileSyscallDecoder implements PageDecoder.RecordVisitor {
 
     @Override
     public void record(int cpu, long ts, ByteBuffer page, int offset, int length) {
-        Handler h = handlers.get(page.getShort(offset) & 0xFFFF);
-        if (h == null) {
-            unknown++;
-            return;
-        }
-        decoded++;
-        h.handle(cpu, ts, page, offset);
+        handlers.dispatch(cpu, ts, page, offset);
     }
 
     @Override
     public void lost(int cpu, long pageTimestamp, long count) {
         losses.lost(cpu, pageTimestamp, count);
-    }
-
-    private interface Handler {
-        void handle(int cpu, long ts, ByteBuffer b, int r);
     }
 }

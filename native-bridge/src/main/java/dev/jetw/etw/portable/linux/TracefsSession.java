@@ -446,15 +446,15 @@ final class TracefsSession {
     String decoderCounters() {
         StringBuilder b = new StringBuilder();
         if (schedPages != null) {
-            b.append("scheduler: ").append(schedPages.counters()).append(", ").append(schedDecoder.decoded)
-                    .append(" decoded, ").append(schedDecoder.unknown).append(" of other events");
+            b.append("scheduler: ").append(schedPages.counters()).append(", ").append(schedDecoder.handlers.decoded)
+                    .append(" decoded, ").append(schedDecoder.handlers.unknown).append(" of other events");
         }
         if (blkPages != null) {
             b.append(b.length() == 0 ? "" : "; ").append("block: ").append(blkPages.counters());
         }
         if (filePages != null) {
             b.append(b.length() == 0 ? "" : "; ").append("file: ").append(filePages.counters()).append(", ")
-                    .append(fileDecoder.decoded).append(" decoded");
+                    .append(fileDecoder.handlers.decoded).append(" decoded");
         }
         return b.toString();
     }

@@ -49,6 +49,21 @@ class FileIoTrackerTest {
         }
     }
 
+    /** Every thread is the application's. */
+    static FileIoTracker.Threads applicationOnly() {
+        return new FileIoTracker.Threads() {
+            @Override
+            public boolean inProcess(int tid) {
+                return true;
+            }
+
+            @Override
+            public boolean isJetw(int tid) {
+                return false;
+            }
+        };
+    }
+
     final Recording out = new Recording();
     final FakeDescriptors fds = new FakeDescriptors();
     long now = 1;
@@ -198,17 +213,7 @@ class FileIoTrackerTest {
             FakeDescriptors d = new FakeDescriptors();
             d.paths.put(5, "/data/a.db");
             FileIoTracker t = new FileIoTracker(KernelFlagPlan.of(EnumSet.of(flag)), new FileRecordQueue(r), d,
-                    new FileIoTracker.Threads() {
-                        @Override
-                        public boolean inProcess(int tid) {
-                            return true;
-                        }
-
-                        @Override
-                        public boolean isJetw(int tid) {
-                            return false;
-                        }
-                    }, () -> 1L);
+                    applicationOnly(), () -> 1L);
             t.rundown(1);
             t.applyHandedOver();
             t.enter(0, 10, APP, FileSyscall.FDATASYNC, 5, 0, -1, 0);

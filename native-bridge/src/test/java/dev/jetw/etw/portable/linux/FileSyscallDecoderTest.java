@@ -44,17 +44,7 @@ class FileSyscallDecoderTest {
         FileIoTrackerTest.FakeDescriptors fds = new FileIoTrackerTest.FakeDescriptors();
         fds.paths.put(9, "/data/b.db");
         FileIoTracker t = new FileIoTracker(KernelFlagPlan.of(EnumSet.of(KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT)),
-                new FileRecordQueue(out), fds, new FileIoTracker.Threads() {
-                    @Override
-                    public boolean inProcess(int tid) {
-                        return true;
-                    }
-
-                    @Override
-                    public boolean isJetw(int tid) {
-                        return false;
-                    }
-                }, () -> 0L);
+                new FileRecordQueue(out), fds, FileIoTrackerTest.applicationOnly(), () -> 0L);
         FileSyscallDecoder d = new FileSyscallDecoder(t, new TracepointDecodingTest.Rendering(new java.util.ArrayList<>(), null));
         for (FileSyscall c : new FileSyscall[] {FileSyscall.OPENAT, FileSyscall.PREADV, FileSyscall.FSYNC,
             FileSyscall.CLOSE}) {
@@ -71,7 +61,7 @@ class FileSyscallDecoderTest {
         d.record(0, 70, record(format("sys_enter_close"), 42, "fd", 9), 0, 24);
         d.record(0, 80, record(format("sys_exit_close"), 42, "ret", 0), 0, 24);
         t.stop(90);
-        assertEquals(8, d.decoded);
+        assertEquals(8, d.handlers.decoded);
         List<Rec> r = FileIoTrackerTest.fileIo(out);
         assertEquals("64@20 76@20 67@30 76@40 73@50 76@60 65@70 76@80 66@80 76@80", FileIoTrackerTest.types(r));
         assertEquals(FileIoPayloads.FILE_OPEN_IF << 24, r.get(0).payload.getInt(24), "O_CREAT|O_RDWR: FILE_OPEN_IF");
