@@ -109,7 +109,7 @@ public final class LinuxKernelCollector {
         }
         if (plan.needsFile()) {
             sink.notice(SessionNotice.NOTE, "FileIo: the traced process's regular files only (sockets, pipes, devices,"
-                    + " /proc and /sys left out; jetw's own threads left out); FileObject, FileKey and IrpPtr are"
+                    + " /proc and /sys left out; so are jetw's logger and JFR consumer); FileObject, FileKey and IrpPtr are"
                     + " numbered by the collector; paths are read from /proc/PID/fd when the"
                     + " collector decodes an open (up to " + TracefsSession.POLL_MILLIS + " ms later), so a file"
                     + " opened and closed within that time is not recorded", KernelRecordSink.NOW);
