@@ -38,33 +38,53 @@ public final class EtlRecordWriter {
      * buffer, padding included.
      */
     public static int systemRecordSpace(int payloadLength, boolean compact) {
-        return EtlFormat.align8((compact ? EtlFormat.COMPACT_HEADER_SIZE : EtlFormat.SYSTEM_HEADER_SIZE) + payloadLength);
+        return kernelRecordSpace(payloadLength, compact ? EtlFormat.HT_COMPACT64 : EtlFormat.HT_SYSTEM64);
+    }
+
+    /** Bytes a kernel record with header type {@code headerType} (SYSTEM64, COMPACT64, PERFINFO64) occupies, padding included. */
+    public static int kernelRecordSpace(int payloadLength, int headerType) {
+        return EtlFormat.align8(kernelHeaderSize(headerType) + payloadLength);
+    }
+
+    private static int kernelHeaderSize(int headerType) {
+        switch (headerType) {
+            case EtlFormat.HT_SYSTEM64:
+                return EtlFormat.SYSTEM_HEADER_SIZE;
+            case EtlFormat.HT_COMPACT64:
+                return EtlFormat.COMPACT_HEADER_SIZE;
+            case EtlFormat.HT_PERFINFO64:
+                return EtlFormat.PERFINFO_HEADER_SIZE;
+            default:
+                throw new IllegalArgumentException("header type 0x" + Integer.toHexString(headerType)
+                        + ": a kernel record is SYSTEM64 (0x02), COMPACT64 (0x04) or PERFINFO64 (0x11) here");
+        }
     }
 
     /**
      * Writes the header of a kernel record at byte offset {@code pos} (8-aligned): SYSTEM_TRACE_HEADER
      * {Version, HeaderType, MarkerFlags 0xC0, Size, HookId = group &lt;&lt; 8 | type, ThreadId, ProcessId,
-     * SystemTime, KernelTime 0, UserTime 0}, or its first 0x18 bytes for COMPACT64. Returns the byte offset
-     * of the payload, which the caller writes with {@link #putPayload}.
+     * SystemTime, KernelTime 0, UserTime 0}, its first 0x18 bytes for COMPACT64, or PERFINFO_TRACE_HEADER
+     * {Version, HeaderType, MarkerFlags, Size, HookId, SystemTime} for PERFINFO64 (no thread or process: Windows
+     * writes FileIo and SampledProfile so, and the payload names the thread). Returns the byte offset of the
+     * payload, which the caller writes with {@link #putPayload}.
      *
-     * @param headerType {@link EtlFormat#HT_SYSTEM64} or {@link EtlFormat#HT_COMPACT64}
+     * @param headerType {@link EtlFormat#HT_SYSTEM64}, {@link EtlFormat#HT_COMPACT64} or {@link EtlFormat#HT_PERFINFO64}
      * @param version    the MOF class version (the Version word's low byte; the extension bits stay 0)
      */
     public static int putSystemHeader(long[] words, int pos, int headerType, int version, int group, int type,
                                       int threadId, int processId, long timeStamp, int payloadLength) {
-        boolean compact = headerType == EtlFormat.HT_COMPACT64;
-        if (!compact && headerType != EtlFormat.HT_SYSTEM64) {
-            throw new IllegalArgumentException("header type 0x" + Integer.toHexString(headerType)
-                    + ": a kernel record is SYSTEM64 (0x02) or COMPACT64 (0x04) here");
-        }
-        int size = (compact ? EtlFormat.COMPACT_HEADER_SIZE : EtlFormat.SYSTEM_HEADER_SIZE) + payloadLength;
+        int size = kernelHeaderSize(headerType) + payloadLength;
         int w = pos >>> 3;
         // 0x00: Version (u16), HeaderType, MarkerFlags 0xC0; 0x04: Size (u16), HookId (type, then group).
         words[w] = (version & 0xFFL) | (long) headerType << 16 | (long) EtlFormat.MARKER_FLAGS << 24
                 | (size & 0xFFFFL) << 32 | (type & 0xFFL) << 48 | (group & 0xFFL) << 56;
+        if (headerType == EtlFormat.HT_PERFINFO64) {
+            words[w + 1] = timeStamp;
+            return (w + 2) << 3;
+        }
         words[w + 1] = (threadId & 0xFFFFFFFFL) | (long) processId << 32;
         words[w + 2] = timeStamp;
-        if (compact) {
+        if (headerType == EtlFormat.HT_COMPACT64) {
             return (w + 3) << 3;
         }
         words[w + 3] = 0L; // KernelTime/UserTime: the kernel's CPU ticks, which tracefs does not give

@@ -6,8 +6,8 @@ import static dev.jetw.etl.EtlFixtureBuilder.systemLike;
 /**
  * Kernel records in the layouts of Microsoft's MOF classes (docs/kernel-events.md), field by field,
  * for merged test traces: Thread/CSwitch (V2), Thread/ReadyThread (V2), Thread Start/DCStart (V3, and
- * V4 with its ThreadName), Thread/SetName (V2), DiskIo/Read (V3, with IssuingThreadId),
- * PageFault/HardFault and PerfInfo/SampledProfile, all 64-bit. {@code ts} is the raw time stamp in the
+ * V4 with its ThreadName), Thread/SetName (V2), DiskIo/Read (V3, with IssuingThreadId), FileIo Read/Write/Flush,
+ * OpEnd and names (V2), PageFault/HardFault and PerfInfo/SampledProfile, all 64-bit. {@code ts} is the raw time stamp in the
  * file's clock.
  */
 public final class KernelRecords {
@@ -69,6 +69,29 @@ public final class KernelRecords {
         byte[] p = le(40).putLong(initial).putLong(0x8000).putLong(0x7ff000010000L).putLong(0xF5).putInt(tid)
                 .putInt(bytes).array();
         return systemLike(EtlFormat.HT_SYSTEM64, 2, 0x02, 32, 0, 0, ts, p);
+    }
+
+    /**
+     * A FileIo operation's start (FileIo_ReadWrite for Read 67 / Write 68, FileIo_SimpleOp for Flush 73, version 2,
+     * PERFINFO64 as Windows writes FileIo): {@code tid} (TTID) on {@code fileObject}, IRP {@code irp}.
+     */
+    public static byte[] fileIo(long ts, int type, int tid, long irp, long fileObject, int ioSize) {
+        byte[] p = type == 73
+                ? le(32).putLong(irp).putLong(tid).putLong(fileObject).putLong(fileObject + 8).array()
+                : le(48).putLong(0x10000).putLong(irp).putLong(tid).putLong(fileObject).putLong(fileObject + 8)
+                        .putInt(ioSize).putInt(0).array();
+        return systemLike(EtlFormat.HT_PERFINFO64, 2, 0x04, type, 0, 0, ts, p);
+    }
+
+    /** FileIo_OpEnd (76): IRP {@code irp} completed, {@code bytes} transferred (ExtraInfo), {@code status}. */
+    public static byte[] fileIoEnd(long ts, long irp, long bytes, int status) {
+        return systemLike(EtlFormat.HT_PERFINFO64, 2, 0x04, 76, 0, 0, ts, le(20).putLong(irp).putLong(bytes).putInt(status).array());
+    }
+
+    /** FileIo_Name ({@code type} 0 Name, 32 FileCreate, 36 FileRundown): {@code fileObject} is {@code name}. */
+    public static byte[] fileName(long ts, int type, long fileObject, String name) {
+        return systemLike(EtlFormat.HT_PERFINFO64, 2, 0x04, type, 0, 0, ts,
+                EtlFixtureBuilder.concat(le(8).putLong(fileObject).array(), EtlFixtureBuilder.utf16z(name)));
     }
 
     /** A CPU sample of {@code tid}. */

@@ -55,6 +55,28 @@ class SystemRecordWriterTest {
                 () -> EtlRecordWriter.putSystemHeader(new long[8], 0, EtlFormat.HT_FULL_HEADER64, 2, 5, 36, 0, 0, 0, 0));
     }
 
+    /** PERFINFO64 (FileIo's header on Windows): Version, type, flags, Size, HookId, SystemTime; no thread or process. */
+    @Test
+    void perfInfoHeaderMatchesTheFixtureByteForByteAndReadsBack() {
+        byte[] payload = new byte[20];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) (i * 3 + 5);
+        }
+        byte[] expected = EtlFixtureBuilder.systemLike(EtlFormat.HT_PERFINFO64, 2, 0x04, 76, 0, 0, 987654321L, payload);
+        int space = EtlRecordWriter.kernelRecordSpace(payload.length, EtlFormat.HT_PERFINFO64);
+        assertEquals(EtlFormat.align8(0x10 + payload.length), space);
+        long[] words = new long[space / 8];
+        int at = EtlRecordWriter.putSystemHeader(words, 0, EtlFormat.HT_PERFINFO64, 2, 0x04, 76, 1234, 4321, 987654321L,
+                payload.length);
+        assertEquals(0x10, at, "a PERFINFO64 header is 16 bytes");
+        EtlRecordWriter.putPayload(words, at, ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN), payload.length);
+        ByteBuffer bytes = ByteBuffer.allocate(space).order(ByteOrder.LITTLE_ENDIAN);
+        EtlRecordWriter.copyWords(words, 0, space, bytes);
+        byte[] got = new byte[expected.length];
+        bytes.get(got);
+        assertArrayEquals(expected, got, "the thread and process given are not written: PERFINFO has no room for them");
+    }
+
     @Test
     void kernelRecordsInPerCpuBuffersReadBack() throws IOException {
         int bufferSize = 4096;

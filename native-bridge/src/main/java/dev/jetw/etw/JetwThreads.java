@@ -26,6 +26,8 @@ public final class JetwThreads {
      * on JFR's consumer thread, so it reads this without a lock and without boxing; registrations are rare.
      */
     private static volatile long[] sorted = new long[0];
+    /** OS thread ids of jetw threads that registered themselves, sorted (read without a lock per system call). */
+    private static volatile int[] osSorted = new int[0];
 
     private JetwThreads() {
     }
@@ -46,6 +48,29 @@ public final class JetwThreads {
             sorted = ids;
         }
         return thread;
+    }
+
+    /**
+     * Marks the calling thread, one of jetw's, by its OS thread id too ({@link OsThreadId}), so that the Linux kernel
+     * collector leaves its system calls out (the session's logger writes the trace file; the JFR consumer reads its
+     * repository). Called first thing by the jetw threads that do file I/O; a no-op where the id cannot be read.
+     */
+    public static void registerCurrentOsThread() {
+        int tid = OsThreadId.current();
+        if (tid <= 0) {
+            return;
+        }
+        synchronized (JetwThreads.class) {
+            int[] ids = Arrays.copyOf(osSorted, osSorted.length + 1);
+            ids[ids.length - 1] = tid;
+            Arrays.sort(ids);
+            osSorted = ids; // a handful: only jetw's long-lived threads that do file I/O call this
+        }
+    }
+
+    /** True when the OS thread {@code tid} registered itself as one of jetw's ({@link #registerCurrentOsThread}). */
+    public static boolean isJetwOsThread(int tid) {
+        return Arrays.binarySearch(osSorted, tid) >= 0;
     }
 
     /** True when the thread with Java id {@code javaThreadId} is one jetw registered. */

@@ -3,6 +3,8 @@ package dev.jetw.etw;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class JetwThreadsTest {
@@ -25,5 +27,22 @@ class JetwThreadsTest {
         assertFalse(JetwThreads.isJetw(first.getId()), "the oldest of CAPACITY + 1 is forgotten");
         assertTrue(JetwThreads.isJetw(later[0].getId()));
         assertTrue(JetwThreads.isJetw(later[later.length - 1].getId()));
+    }
+
+    /** The kernel collector leaves out the system calls of jetw threads that registered their OS id, and only theirs. */
+    @Test
+    void aThreadThatRegistersItsOsIdIsJetwsByThatIdAndAnotherIsNot() throws Exception {
+        int self = OsThreadId.current();
+        Assumptions.assumeTrue(self > 0, "no /proc/thread-self here (not Linux): there is no OS id to register");
+        AtomicInteger registered = new AtomicInteger();
+        Thread t = new Thread(() -> {
+            JetwThreads.registerCurrentOsThread();
+            registered.set(OsThreadId.current());
+        });
+        t.start();
+        t.join();
+        assertTrue(registered.get() > 0);
+        assertTrue(JetwThreads.isJetwOsThread(registered.get()));
+        assertFalse(JetwThreads.isJetwOsThread(self), "this thread did not register");
     }
 }

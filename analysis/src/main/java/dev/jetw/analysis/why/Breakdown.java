@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * Where one call's wall time went, from what the trace holds on its thread during the call. Two
  * parts add up to the wall time each: traced children + self; and (with kernel context switches)
- * the thread states (with the threads that woke it: {@link #wakers}). The rest overlaps them: disk I/O the thread issued, its hard page faults, JVM
+ * the thread states (with the threads that woke it: {@link #wakers}). The rest overlaps them: disk I/O the thread issued, its file I/O, its hard page faults, JVM
  * runtime events. A part the trace holds no events for is null, and {@link #notes} say why;
  * zero means "the trace could have shown it and did not".
  */
@@ -32,13 +32,16 @@ public final class Breakdown {
     public final Usage diskIo;
     /** Hard page faults of the thread that overlap the call; null when the trace has none. */
     public final Usage hardFaults;
+    /** File reads, writes and flushes of the thread that overlap the call; null when the trace has no FileIo operations. */
+    public final FileIoUsage fileIo;
     /** Per JVM runtime event class ("JvmGcPause"), the events that overlap the call; null when the trace has none. */
     public final Map<String, Usage> jvm;
     /** What the trace cannot tell, one sentence each. */
     public final List<String> notes;
 
     Breakdown(ExplainedCall call, long children, int childCalls, long kernelThreadId, Map<String, Long> states,
-              List<Waker> wakers, long samples, Usage diskIo, Usage hardFaults, Map<String, Usage> jvm, List<String> notes) {
+              List<Waker> wakers, long samples, Usage diskIo, Usage hardFaults, FileIoUsage fileIo, Map<String, Usage> jvm,
+              List<String> notes) {
         this.call = call;
         this.children = children;
         this.childCalls = childCalls;
@@ -48,6 +51,7 @@ public final class Breakdown {
         this.samples = samples;
         this.diskIo = diskIo;
         this.hardFaults = hardFaults;
+        this.fileIo = fileIo;
         this.jvm = jvm == null ? null : Collections.unmodifiableMap(jvm);
         this.notes = Collections.unmodifiableList(notes);
     }

@@ -16,6 +16,7 @@ final class CallEvidence {
     long diskBytes;
     final Intervals faults = new Intervals();
     long faultBytes;
+    final FileIoEvidence fileIo = new FileIoEvidence();
     final Map<String, Intervals> jvm = new TreeMap<>();
     final Map<String, Boolean> jvmWide = new HashMap<>();
 

@@ -15,7 +15,15 @@ import java.util.TreeSet;
 public final class TraceContents {
 
     /** The kernel evidence a breakdown uses. */
-    public enum Kernel { CSWITCH, READY_THREAD, SAMPLED_PROFILE, DISK_IO, DISK_IO_WITHOUT_THREAD, HARD_FAULT }
+    public enum Kernel {
+        CSWITCH, READY_THREAD, SAMPLED_PROFILE, DISK_IO, DISK_IO_WITHOUT_THREAD, HARD_FAULT,
+        /** FileIo Read, Write, Flush: an operation's start, with its thread (TTID) and file object. */
+        FILE_IO,
+        /** FileIo OpEnd: an operation's completion (paired by IrpPtr), with the bytes transferred. */
+        FILE_IO_END,
+        /** FileIo Name, FileCreate, FileRundown and Create: a file object's name. */
+        FILE_NAME
+    }
 
     private final Map<Kernel, Long> kernel = new TreeMap<>();
     private final TreeSet<String> runtimeClasses = new TreeSet<>();
@@ -72,6 +80,9 @@ public final class TraceContents {
                 return k.fields().containsKey("issuingThreadId") ? Kernel.DISK_IO : Kernel.DISK_IO_WITHOUT_THREAD;
             case PAGE_FAULT:
                 return type == 32 ? Kernel.HARD_FAULT : null;
+            case FILE_IO:
+                return type == 67 || type == 68 || type == 73 ? Kernel.FILE_IO : type == 76 ? Kernel.FILE_IO_END
+                        : type == 0 || type == 32 || type == 36 || type == 64 ? Kernel.FILE_NAME : null;
             default:
                 return null;
         }

@@ -36,6 +36,27 @@ public final class WhyAnalysis {
     private final long perfFreq;
     private final TimestampConverter clock;
     private long order;
+    /** FileIo operations of the chosen calls' threads waiting for their OpEnd, by IrpPtr (fed in time order). */
+    private final Map<Long, PendingFileOp> pendingFileOps = new HashMap<>();
+    /** File object to name (Name, FileCreate, FileRundown, Create), the last given. */
+    private final Map<Long, String> fileNames = new HashMap<>();
+
+    /** A FileIo Read, Write or Flush of a thread with chosen calls, before its OpEnd. */
+    private static final class PendingFileOp {
+        final List<CallEvidence> calls;
+        final int type;
+        final long fileObject;
+        final long start;
+        final long asked;
+
+        PendingFileOp(List<CallEvidence> calls, int type, long fileObject, long start, long asked) {
+            this.calls = calls;
+            this.type = type;
+            this.fileObject = fileObject;
+            this.start = start;
+            this.asked = asked;
+        }
+    }
 
     /**
      * @param traced   the threads with jetw calls, resolved to kernel ids: a waker that is one of them is placed in its calls
@@ -130,6 +151,29 @@ public final class WhyAnalysis {
                     }
                 }
                 break;
+            case FILE_IO:
+                List<CallEvidence> on = on(k.threadId());
+                if (!on.isEmpty()) {
+                    PendingFileOp op = new PendingFileOp(on, k.type(), k.number("fileObject"), t, k.size());
+                    if (contents.count(TraceContents.Kernel.FILE_IO_END) == 0) {
+                        fileOp(op, t, op.asked); // no completions in this trace: an instant, with the size asked
+                    } else {
+                        pendingFileOps.put(k.number("irpPtr"), op);
+                    }
+                }
+                break;
+            case FILE_IO_END:
+                PendingFileOp done = pendingFileOps.remove(k.number("irpPtr"));
+                if (done != null) {
+                    fileOp(done, t, k.number("extraInfo"));
+                }
+                break;
+            case FILE_NAME:
+                String name = k.fileName();
+                if (name != null && !name.isEmpty()) {
+                    fileNames.put(k.number("fileObject"), name);
+                }
+                break;
             case HARD_FAULT:
                 long initial = k.number("initialTime");
                 long began = initial > 0 && initial <= k.rawTimestamp() ? clock.toFileTime(initial) : t;
@@ -142,6 +186,14 @@ public final class WhyAnalysis {
                 break;
             default:
                 break;
+        }
+    }
+
+    private static void fileOp(PendingFileOp op, long end, long bytes) {
+        for (CallEvidence c : op.calls) {
+            if (c.overlaps(op.start, end)) {
+                c.fileIo.add(op.type, op.fileObject, op.start, end, bytes);
+            }
         }
     }
 
@@ -216,7 +268,7 @@ public final class WhyAnalysis {
         List<String> notes = new ArrayList<>();
         boolean threadKnown = c.kernelThreadId > 0;
         if (!contents.hasKernelEvents()) {
-            notes.add("no kernel events in this trace (context switches, CPU samples, disk I/O, hard faults): on-CPU,"
+            notes.add("no kernel events in this trace (context switches, CPU samples, disk I/O, file I/O, hard faults): on-CPU,"
                     + " waiting and I/O time cannot be told apart");
         } else if (!threadKnown && ids.hasNoOsThread(c.call.processId, c.call.threadId)) {
             notes.add("a virtual thread: it has no OS thread of its own, and its carriers' kernel states are not its"
@@ -253,6 +305,15 @@ public final class WhyAnalysis {
         }
         Usage faults = contents.count(TraceContents.Kernel.HARD_FAULT) > 0 && threadKnown
                 ? c.usage(c.faults, c.faultBytes, false) : null;
+        FileIoUsage fileIo = contents.count(TraceContents.Kernel.FILE_IO) > 0 && threadKnown
+                ? c.fileIo.usage(c.call.start, c.call.end, fileNames) : null;
+        if (contents.count(TraceContents.Kernel.FILE_IO) > 0 && contents.count(TraceContents.Kernel.FILE_IO_END) == 0) {
+            notes.add("no FileIo OpEnd in this trace (kernel=file_io): file operations are counted with the bytes asked,"
+                    + " and the time they took is unknown");
+        } else if (contents.count(TraceContents.Kernel.FILE_IO) == 0 && contents.count(TraceContents.Kernel.FILE_IO_END) > 0) {
+            notes.add("FileIo OpEnd without the operations they end (kernel=file_io_init): file I/O cannot be attributed"
+                    + " to threads");
+        }
         Map<String, Usage> jvm = null;
         if (contents.hasRuntimeEvents()) {
             jvm = new LinkedHashMap<>();
@@ -274,7 +335,7 @@ public final class WhyAnalysis {
                     + " contention and parking cannot be told");
         }
         return new Breakdown(c.call, c.children.coveredWithin(c.call.start, c.call.end), c.children.size(),
-                c.kernelThreadId, states, wakers, samples, disk, faults, jvm, notes);
+                c.kernelThreadId, states, wakers, samples, disk, faults, fileIo, jvm, notes);
     }
 
     private static long key(int pid, int instance) {

@@ -9,6 +9,9 @@ import static dev.jetw.etl.KernelRecords.READY;
 import static dev.jetw.etl.KernelRecords.WAITING;
 import static dev.jetw.etl.KernelRecords.cswitch;
 import static dev.jetw.etl.KernelRecords.diskRead;
+import static dev.jetw.etl.KernelRecords.fileIo;
+import static dev.jetw.etl.KernelRecords.fileIoEnd;
+import static dev.jetw.etl.KernelRecords.fileName;
 import static dev.jetw.etl.KernelRecords.hardFault;
 import static dev.jetw.etl.KernelRecords.readyThread;
 import static dev.jetw.etl.KernelRecords.sample;
@@ -47,6 +50,10 @@ import org.junit.jupiter.api.io.TempDir;
  *   => in 10..30: on CPU 4+3+4+1 = 12, waiting UserRequest 4, ready 1+1 = 2, waiting WrQueue 2
  * disk read by 5000 done at 16 after 3 ms (4096 bytes); one by 7000 inside, one by 5000 before the call
  * hard fault of 5000 27.5..28 (8192 bytes); CPU samples of 5000 at 11, 12, 20 (and 35, and one of 7000)
+ * file I/O (FileIo, PERFINFO headers, IRP 0xA reused as Windows reuses IRPs; starts and OpEnds in different
+ *   buffers): 5000 reads db.mv 20.5..21.5 (16384 bytes), flushes it 23.5..24, reads log 11..11.2 (100 bytes; named
+ *   by the FileRundown at 60); 7000 writes db.mv 22..26 (not 5000's); 5000 reads db.mv at 33..34 (after the call)
+ *   => in 10..30: 2 reads 16484 bytes, 1 flush, 1.7 ms; most waited on db.mv (1.5 ms, 2 operations)
  * JVM (written by consumer thread 99): GC pause 20..21 (JVM-wide); park of (os 5000, java 1) 14.5..17.5;
  *   park of (os 7000, java 5000) 11..13: its Java id equals 5000 by chance, and must not count;
  *   contention of (os 6000, java 2) 15..16: another thread
@@ -124,7 +131,20 @@ class WhyCommandTest {
         b.record(sample(ts(b, 12), 5000));
         b.record(cswitch(ts(b, 14), 7000, 5000, WAITING, 6));
         b.record(readyThread(ts(b, 18), 5000));
-        b.sequence(0, 3).sequence(1, 1).sequence(2, 2);
+        b.record(fileName(ts(b, 1), 0, 0xF1L, "\\Device\\HarddiskVolume2\\shop\\db.mv"));
+        b.record(fileIo(ts(b, 11), 67, 5000, 0xBL, 0xF2L, 100));
+        b.record(fileIoEnd(ts(b, 21.5), 0xAL, 16384, 0));
+        b.record(fileIo(ts(b, 22), 68, 7000, 0xCL, 0xF1L, 512));
+        b.record(fileIo(ts(b, 23.5), 73, 5000, 0xAL, 0xF1L, 0));
+        b.record(fileIoEnd(ts(b, 26), 0xCL, 512, 0));
+        b.record(fileIoEnd(ts(b, 34), 0xAL, 4096, 0));
+        b.newBuffer(); // CPU 1's second buffer (sequence 3)
+        b.record(fileIoEnd(ts(b, 11.2), 0xBL, 100, 0));
+        b.record(fileIo(ts(b, 20.5), 67, 5000, 0xAL, 0xF1L, 16384));
+        b.record(fileIoEnd(ts(b, 24), 0xAL, 0, 0));
+        b.record(fileIo(ts(b, 33), 67, 5000, 0xAL, 0xF1L, 4096));
+        b.record(fileName(ts(b, 60), 36, 0xF2L, "\\Device\\HarddiskVolume2\\shop\\log"));
+        b.sequence(0, 4).sequence(1, 1).sequence(2, 2).sequence(3, 3);
         return b.build();
     }
 
@@ -162,6 +182,16 @@ class WhyCommandTest {
         assertEquals(1L, lng(disk.get("count")));
         assertEquals(4096L, lng(disk.get("bytes")));
         assertEquals(3.0, num(disk.get("ms")));
+        Map<?, ?> file = (Map<?, ?>) c.get("fileIo");
+        assertEquals(2L, lng(file.get("reads")));
+        assertEquals(0L, lng(file.get("writes")), "7000's write is not 5000's");
+        assertEquals(1L, lng(file.get("flushes")));
+        assertEquals(16484L, lng(file.get("bytesRead")));
+        assertEquals(1.7, num(file.get("ms")), 1e-9);
+        Map<?, ?> most = (Map<?, ?>) file.get("mostWaitedOn");
+        assertEquals("\\Device\\HarddiskVolume2\\shop\\db.mv", most.get("name"));
+        assertEquals(1.5, num(most.get("ms")), 1e-9);
+        assertEquals(2L, lng(most.get("operations")));
         Map<?, ?> faults = (Map<?, ?>) c.get("hardFaults");
         assertEquals(1L, lng(faults.get("count")));
         assertEquals(8192L, lng(faults.get("bytes")));
@@ -190,6 +220,10 @@ class WhyCommandTest {
         assertTrue(out.contains("  waiting: UserRequest                              4.000    20.0%"), out);
         assertTrue(out.contains("  disk I/O issued by the thread                     3.000    15.0%  1 request, 4096 bytes\n"), out);
         assertTrue(out.contains("  JvmGcPause                                        1.000     5.0%  1 event, stops every thread\n"), out);
+        assertTrue(out.contains("  file I/O by the thread                            1.700     8.5%  2 reads 16484 bytes, 1 flush; most"
+                + " waited on \\Device\\HarddiskVolume2\\shop\\db.mv (1.500 ms, 2 operations)\n"), out);
+        assertTrue(out.contains("#2 5.000 ms") && out.contains("  file I/O by the thread                            0.000     0.0%  none\n"),
+                "handle inst 10 (40..45) did no file I/O: " + out);
     }
 
     @Test
@@ -230,6 +264,7 @@ class WhyCommandTest {
         assertEquals("  20.000 ms  com.example.Shop.handle()V  @+10.000 ms", lines.get(3));
         assertEquals("    ? why (ms): children 5.000 | self 15.000 | on CPU 12.000 | ready, waiting for a CPU 2.000 |"
                 + " waiting: UserRequest 4.000 | waiting: WrQueue 2.000 | woken by thread (tid 4) 4.000 | disk I/O 3.000 |"
+                + " file I/O 1.700 |"
                 + " hard faults 0.500 |"
                 + " JvmGcPause 1.000 | JvmPark 3.000", lines.get(4));
         assertEquals(3, lines.stream().filter(l -> l.startsWith("    ? why (ms): ")).count(), r.out());

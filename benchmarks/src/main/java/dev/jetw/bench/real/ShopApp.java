@@ -50,7 +50,10 @@ public final class ShopApp {
     }
 
     ShopApp() throws SQLException {
-        db = DriverManager.getConnection("jdbc:h2:mem:shop" + System.nanoTime() + ";DB_CLOSE_DELAY=-1");
+        // -Dshop.db=DIR: an H2 database in files under DIR (every commit writes the file: BENCHMARKS.md §18), else in memory.
+        String dir = System.getProperty("shop.db");
+        db = DriverManager.getConnection(dir == null ? "jdbc:h2:mem:shop" + System.nanoTime() + ";DB_CLOSE_DELAY=-1"
+                : "jdbc:h2:file:" + dir + "/shop" + System.nanoTime());
         try (Statement s = db.createStatement()) {
             s.execute("CREATE TABLE product (id INT PRIMARY KEY, name VARCHAR(40), category VARCHAR(20), price_cents BIGINT)");
             s.execute("CREATE TABLE orders (id INT PRIMARY KEY, customer VARCHAR(40), placed DATE)");

@@ -32,9 +32,9 @@ final class KernelBuffers implements KernelRecordSink {
     }
 
     @Override
-    public void write(int cpu, long nanoTime, boolean compact, int version, int group, int type, int threadId,
+    public void write(int cpu, long nanoTime, int headerType, int version, int group, int type, int threadId,
                       int processId, ByteBuffer payload, int length) {
-        int space = EtlRecordWriter.systemRecordSpace(length, compact);
+        int space = EtlRecordWriter.kernelRecordSpace(length, headerType);
         if (cpu < 0 || cpu >= current.length || space > session.bufferSize - EtlFormat.BUFFER_HEADER_SIZE) {
             refused.incrementAndGet(); // a CPU beyond the header's NumberOfProcessors would make the file unreadable
             return;
@@ -57,7 +57,7 @@ final class KernelBuffers implements KernelRecordSink {
                 current[cpu] = b;
             }
             long ts = session.clock.at(nanoTime);
-            int at = EtlRecordWriter.putSystemHeader(b.words, b.used, compact ? EtlFormat.HT_COMPACT64 : EtlFormat.HT_SYSTEM64,
+            int at = EtlRecordWriter.putSystemHeader(b.words, b.used, headerType,
                     version, group, type, threadId, processId, ts, length);
             b.used = EtlRecordWriter.putPayload(b.words, at, payload, length);
             b.events++;

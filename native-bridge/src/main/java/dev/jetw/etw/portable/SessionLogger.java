@@ -60,6 +60,7 @@ final class SessionLogger implements Runnable {
 
     @Override
     public void run() {
+        dev.jetw.etw.JetwThreads.registerCurrentOsThread(); // its writes of the trace file are jetw's, not the application's
         int timer = session.flushTimerSeconds;
         long nextFlush = nextFlushDeadline(System.nanoTime());
         for (;;) {

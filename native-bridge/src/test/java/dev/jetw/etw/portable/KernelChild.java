@@ -20,7 +20,7 @@ public final class KernelChild {
         PortableBackend etw = new PortableBackend();
         etw.startSession(SessionConfig.builder().sessionName("kernel-child-" + ProcessIds.current())
                 .logFile(Paths.get(args[0])).modes(EnumSet.of(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER))
-                .kernelFlags(EnumSet.of(KernelFlag.CSWITCH, KernelFlag.DISK_IO)).build());
+                .kernelFlags(EnumSet.of(KernelFlag.CSWITCH, KernelFlag.DISK_IO, KernelFlag.FILE_IO)).build());
         System.out.println("ready");
         System.out.flush();
         Thread.sleep(Long.MAX_VALUE);

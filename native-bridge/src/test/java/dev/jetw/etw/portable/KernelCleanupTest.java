@@ -37,7 +37,8 @@ class KernelCleanupTest {
     private SessionConfig kernelConfig(String name, Path file) {
         return SessionConfig.builder().sessionName(name).logFile(file).flushTimerSeconds(0)
                 .modes(EnumSet.of(LogFileMode.SEQUENTIAL, LogFileMode.SYSTEM_LOGGER))
-                .kernelFlags(EnumSet.of(KernelFlag.THREAD, KernelFlag.CSWITCH, KernelFlag.DISK_IO)).build();
+                .kernelFlags(EnumSet.of(KernelFlag.THREAD, KernelFlag.CSWITCH, KernelFlag.DISK_IO, KernelFlag.FILE_IO,
+                        KernelFlag.FILE_IO_INIT)).build();
     }
 
     @Test
@@ -74,7 +75,7 @@ class KernelCleanupTest {
             }
             assertEquals("ready", line, all.toString());
             childInstances = instancesOf(child.pid());
-            assertEquals(2, childInstances.size(), "scheduler and block instances: " + childInstances);
+            assertEquals(3, childInstances.size(), "scheduler, block and file instances: " + childInstances);
             for (String n : childInstances) {
                 assertEquals("1", read(n, "tracing_on"));
             }

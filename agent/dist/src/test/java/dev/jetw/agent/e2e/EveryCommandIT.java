@@ -53,7 +53,7 @@ class EveryCommandIT {
             List.of("hot-methods", "-o", "OUT"));
 
     /** The kind of the merged jetw + Linux kernel trace: its rows run only where kernel events can be collected. */
-    static final String MERGED_KERNEL = "merged jetw + Linux kernel (kernel=process,thread,cswitch,disk_io)";
+    static final String MERGED_KERNEL = "merged jetw + Linux kernel (kernel=process,thread,cswitch,disk_io,file_io,file_io_init)";
 
     private final Map<String, Path> traces = new LinkedHashMap<>();
     private Path temp;
@@ -100,7 +100,8 @@ class EveryCommandIT {
         if (KernelTests.unavailableReason() == null) {
             merged = temp.resolve("merged-kernel.etl");
             ChildJvm kernel = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=include=com.acme.app.**,backend=portable,"
-                    + "kernel=process,thread,cswitch,disk_io,file=" + merged), ChildJvm.appClassPath(), HotGetterApp.class);
+                    + "kernel=process,thread,cswitch,disk_io,file_io,file_io_init,file=" + merged), ChildJvm.appClassPath(),
+                    HotGetterApp.class);
             assertEquals(0, kernel.waitForExit(), kernel.toString());
             assertFalse(kernel.stderr().contains("no kernel events"), kernel.toString());
             assertTrue(kernel.stderr().contains("kernel events: "), "the stop line counts the kernel's events: " + kernel);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.acme.app.KernelFileApp;
 import com.acme.app.KernelWhyApp;
 import dev.jetw.analysis.cli.EtlTool;
 import dev.jetw.etl.EtlReader;
@@ -200,6 +201,49 @@ class KernelWhyIT {
                 CLOCK_TOLERANCE_TICKS);
     }
 
+    /**
+     * kernel=file_io,file_io_init: a call that reads a file, writes it back and fsyncs it shows, in why, its file
+     * I/O naming that file, with the bytes the calls moved (the file's size each way) and the one flush.
+     */
+    @Test
+    void aCallsFileIoNamesTheFileItWaitedOn() throws Exception {
+        KernelTests.require("KernelWhyIT.aCallsFileIoNamesTheFileItWaitedOn");
+        String app = KernelFileApp.class.getName();
+        Path etl = temp.resolve("kernel-file.etl");
+        String options = "include=" + app + ",exclude=" + app + "#main,backend=portable,kernel=file_io,file_io_init,file="
+                + etl;
+        ChildJvm child = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=" + options), ChildJvm.appClassPath(),
+                KernelFileApp.class, realDiskFolder().toString());
+        assertEquals(0, child.waitForExit(), child.toString());
+        assertTrue(child.stdout().contains("done"), child.toString());
+        assertFalse(child.stderr().contains("kernel=file_io"), "file_io is honoured: no notice: " + child);
+        String file = null;
+        for (String l : child.stdout().split("\n")) {
+            if (l.startsWith("file ")) {
+                file = l.substring(5).trim();
+            }
+        }
+        assertNotNull(file, child.toString());
+
+        String out = run("why", etl.toString());
+        Call call = one(calls(out, app), "fileRequest", out);
+        String row = "file I/O by the thread";
+        String detail = call.detail().get(row);
+        System.out.println("KernelWhyIT file I/O: " + call.method() + " " + call.wall() + " ms: " + call.ms().get(row)
+                + " ms in file I/O: " + detail);
+        assertNotNull(detail, out);
+        Matcher m = Pattern.compile("(\\d+) reads? (\\d+) bytes, (\\d+) writes? (\\d+) bytes, 1 flush; most waited on (.+) \\(")
+                .matcher(detail);
+        assertTrue(m.find(), detail);
+        assertEquals(KernelFileApp.SIZE, Long.parseLong(m.group(2)), "the bytes read: the file's size: " + detail);
+        assertEquals(KernelFileApp.SIZE, Long.parseLong(m.group(4)), "the bytes written back: " + detail);
+        assertEquals(file, m.group(5), "the file the call waited on, by name: " + detail);
+        assertTrue(call.ms().get(row) > 0 && call.ms().get(row) <= call.wall(), out);
+        String summary = run("summary", etl.toString());
+        assertTrue(summary.contains("FileIo/Read") && summary.contains("FileIo/Flush") && summary.contains("FileIo/OperationEnd"),
+                summary);
+    }
+
     /** Without tracefs the session starts with jetw's events; one line says why; the trace carries it as a problem. */
     @Test
     void withoutTracefsTheSessionRunsOnAndTheTraceSaysWhy() throws Exception {
@@ -339,8 +383,13 @@ class KernelWhyIT {
 
     /** The calls of why's text: "#N WALL ms  CLASS.METHOD(DESC)  ...", then "  ROW  MS  PCT%  DETAIL" lines. */
     static List<Call> calls(String out) {
+        return calls(out, APP);
+    }
+
+    /** The calls of {@code app}'s methods in why's text. */
+    static List<Call> calls(String out, String app) {
         List<Call> calls = new ArrayList<>();
-        Pattern head = Pattern.compile("^#\\d+ ([0-9.]+) ms  " + Pattern.quote(APP) + "\\.(\\w+)\\(.*thread \\d+ \"([^\"]*)\".*$");
+        Pattern head = Pattern.compile("^#\\d+ ([0-9.]+) ms  " + Pattern.quote(app) + "\\.(\\w+)\\(.*thread \\d+ \"([^\"]*)\".*$");
         Pattern row = Pattern.compile("^  (.{44}) +([0-9.]+|-) +([0-9.]+%|-)(?:  (.*))?$");
         Call current = null;
         for (String line : out.split("\n")) {

@@ -160,6 +160,7 @@ public final class JfrEventSource implements RuntimeEventSource {
      */
     private void startAsDaemon(RecordingStream rs, CountDownLatch running) {
         Thread consumer = dev.jetw.etw.JetwThreads.register(new Thread(() -> {
+            dev.jetw.etw.JetwThreads.registerCurrentOsThread(); // it reads JFR's repository files: jetw's file I/O
             try {
                 rs.start();
             } catch (RuntimeException | Error e) {

@@ -1,5 +1,6 @@
 package dev.jetw.etw.portable.linux;
 
+import dev.jetw.etl.EtlFormat;
 import dev.jetw.etl.SessionNotice;
 
 import java.nio.ByteBuffer;
@@ -141,7 +142,8 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
         if (discarded) {
             return;
         }
-        out.write(cpu, ts, compact, version, group, type, tid, process, payload, length);
+        out.write(cpu, ts, compact ? EtlFormat.HT_COMPACT64 : EtlFormat.HT_SYSTEM64, version, group, type, tid, process,
+                payload, length);
         records.incrementAndGet();
     }
 
@@ -236,6 +238,12 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
     /** The block side's end: every held event processed (after the block poller's last pass). */
     void flushBlocks() {
         matcher.flush();
+    }
+
+    /** True when {@code tid} was followed as a thread of the traced process (it may have exited since). */
+    boolean followedInProcess(int tid) {
+        long[] d = diskTasks.get(tid);
+        return d != null && d[0] == pid;
     }
 
     /** The followed process of a block request's issuer at {@code ts}, or -1 (another process's I/O: not written). */

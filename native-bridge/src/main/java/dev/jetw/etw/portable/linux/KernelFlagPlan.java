@@ -27,6 +27,10 @@ public final class KernelFlagPlan {
     public final boolean diskIo;
     /** DiskIo/ReadInit, WriteInit, FlushInit at the request's start. */
     public final boolean diskIoInit;
+    /** FileIo/OpEnd (the syscall exits): each operation's completion, bytes and status. */
+    public final boolean fileIo;
+    /** FileIo/Create, Read, Write, Flush, Cleanup, Close (the syscall entries; Create at openat's return). */
+    public final boolean fileIoInit;
     /** One per flag this plan does not honour, in flag order. */
     public final List<SessionNotice> notices;
 
@@ -37,6 +41,8 @@ public final class KernelFlagPlan {
         this.readyThread = cswitch || f.contains(KernelFlag.DISPATCHER);
         this.diskIo = f.contains(KernelFlag.DISK_IO);
         this.diskIoInit = f.contains(KernelFlag.DISK_IO_INIT);
+        this.fileIo = f.contains(KernelFlag.FILE_IO);
+        this.fileIoInit = f.contains(KernelFlag.FILE_IO_INIT);
         this.notices = Collections.unmodifiableList(notices);
     }
 
@@ -57,7 +63,7 @@ public final class KernelFlagPlan {
 
     /** True when any kernel events are to be collected. */
     public boolean collects() {
-        return process || thread || cswitch || readyThread || diskIo || diskIoInit;
+        return process || thread || cswitch || readyThread || diskIo || diskIoInit || fileIo || fileIoInit;
     }
 
     /** True when the scheduler instance is needed (everything but disk I/O lives there; task events keep the thread list). */
@@ -69,6 +75,11 @@ public final class KernelFlagPlan {
         return diskIo || diskIoInit;
     }
 
+    /** The syscall instance: file I/O (FileIo names come with either flag: without them no operation names its file). */
+    boolean needsFile() {
+        return fileIo || fileIoInit;
+    }
+
     /** Why a flag is not honoured here (one line), or null when it is. */
     static String unsupported(KernelFlag f) {
         switch (f) {
@@ -78,6 +89,8 @@ public final class KernelFlagPlan {
             case DISPATCHER:
             case DISK_IO:
             case DISK_IO_INIT:
+            case FILE_IO:
+            case FILE_IO_INIT:
                 return null;
             case PROFILE:
                 return "not recorded on Linux: CPU samples need perf_event_open(2), a system call pure Java cannot"
@@ -86,11 +99,9 @@ public final class KernelFlagPlan {
             case MEMORY_PAGE_FAULTS:
                 return "not recorded on Linux: no tracepoint tells a major (hard) fault from a minor one; that needs"
                         + " perf_event_open(2)'s page-fault software events, which pure Java cannot use";
-            case FILE_IO:
-            case FILE_IO_INIT:
             case DISK_FILE_IO:
-                return "not recorded on Linux: file I/O would come from the syscall tracepoints, with no file object"
-                        + " or name to pair them as FileIo does; not implemented";
+                return "not recorded on Linux as a flag of its own: the FileIo names it asks for (FileIo/Name,"
+                        + " FileRundown) come with kernel=file_io or file_io_init";
             case NETWORK_TCPIP:
                 return "not recorded on Linux: the tcp tracepoints do not give TcpIp's send/receive sizes; not implemented";
             case IMAGE_LOAD:

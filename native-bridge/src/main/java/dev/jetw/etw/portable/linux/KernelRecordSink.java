@@ -10,12 +10,13 @@ import java.nio.ByteBuffer;
 public interface KernelRecordSink {
 
     /**
-     * One kernel record: SYSTEM64 (or COMPACT64 when {@code compact}) header with HookId
-     * {@code group << 8 | type}, MOF class {@code version}, at the {@code System.nanoTime()} reading
+     * One kernel record: a {@code headerType} header (EtlFormat's HT_SYSTEM64, HT_COMPACT64 or HT_PERFINFO64, which
+     * has no thread and process) with HookId {@code group << 8 | type}, MOF class {@code version}, at the
+     * {@code System.nanoTime()} reading
      * {@code nanoTime}, logged on {@code cpu}; the payload is bytes 0 to {@code length} of {@code payload}
      * (little-endian), copied before the call returns. A record the sink cannot take is counted lost by it.
      */
-    void write(int cpu, long nanoTime, boolean compact, int version, int group, int type, int threadId, int processId,
+    void write(int cpu, long nanoTime, int headerType, int version, int group, int type, int threadId, int processId,
                ByteBuffer payload, int length);
 
     /** {@code count} kernel events were lost before they reached {@link #write} (ring-buffer overruns). */

@@ -31,14 +31,17 @@ public final class LinuxKernelCollector {
 
     private final KernelRecordSink sink;
     private final EvidenceTranslator translator;
+    private final FileIoTracker files;
     private final TracefsSession tracefs;
     private final long startedNanos = System.nanoTime();
     private final Thread hook;
     private String stopped;
 
-    private LinuxKernelCollector(KernelRecordSink sink, EvidenceTranslator translator, TracefsSession tracefs) {
+    private LinuxKernelCollector(KernelRecordSink sink, EvidenceTranslator translator, FileIoTracker files,
+                                 TracefsSession tracefs) {
         this.sink = sink;
         this.translator = translator;
+        this.files = files;
         this.tracefs = tracefs;
         this.hook = dev.jetw.etw.JetwThreads.register(new Thread(this::stop, "jetw-kernel-cleanup"));
     }
@@ -83,14 +86,16 @@ public final class LinuxKernelCollector {
         File root = found.root;
         DiskNumbers disks = new DiskNumbers(new File("/sys/block"));
         EvidenceTranslator translator = new EvidenceTranslator(plan, pid, sink, disks, !TracefsSession.hasIoStart(root));
-        TracefsSession tracefs = new TracefsSession(root, plan, pid, translator);
+        FileIoTracker files = new FileIoTracker(plan, new FileRecordQueue(sink), new ProcDescriptors(pid),
+                new ProcessThreads(pid, translator::followedInProcess), System::nanoTime);
+        TracefsSession tracefs = new TracefsSession(root, plan, pid, translator, files);
         try {
             tracefs.start();
         } catch (IOException e) {
             throw new Unavailable("tracefs at " + root + " refused: " + e.getMessage() + (uid == 0
                     ? " (root without CAP_SYS_ADMIN, as in a container? grant it: docker run --cap-add SYS_ADMIN)" : ""));
         }
-        LinuxKernelCollector c = new LinuxKernelCollector(sink, translator, tracefs);
+        LinuxKernelCollector c = new LinuxKernelCollector(sink, translator, files, tracefs);
         if (found.mountedByUs) {
             sink.notice(SessionNotice.NOTE, "tracefs was not mounted: mounted it at " + root + " (left mounted)",
                     KernelRecordSink.NOW);
@@ -101,6 +106,13 @@ public final class LinuxKernelCollector {
         if (plan.needsBlock()) {
             sink.notice(SessionNotice.NOTE, "DiskIo DiskNumber: " + (disks.describe().isEmpty() ? "no disk in /sys/block"
                     : disks.describe()) + "; requests of other processes are not recorded", KernelRecordSink.NOW);
+        }
+        if (plan.needsFile()) {
+            sink.notice(SessionNotice.NOTE, "FileIo: the traced process's regular files only (sockets, pipes, devices,"
+                    + " /proc and /sys left out; so are jetw's logger and JFR consumer); FileObject, FileKey and IrpPtr are"
+                    + " numbered by the collector; paths are read from /proc/PID/fd when the"
+                    + " collector decodes an open (up to " + TracefsSession.POLL_MILLIS + " ms later), so a file"
+                    + " opened and closed within that time is not recorded", KernelRecordSink.NOW);
         }
         if (!tracefs.swept.isEmpty()) {
             System.err.println("jetw portable: removed " + tracefs.swept.size() + " tracefs instances of JVMs that died"
@@ -130,12 +142,12 @@ public final class LinuxKernelCollector {
 
     /** "1,234 kernel records, 0 lost" so far. */
     public String status() {
-        return translator.records.get() + " kernel records so far, " + translator.lostInBand.get() + " lost in the ring";
+        return records() + " kernel records so far, " + translator.lostInBand.get() + " lost in the ring";
     }
 
     /** Kernel records written so far. */
     public long records() {
-        return translator.records.get();
+        return translator.records.get() + files.records();
     }
 
     /**
@@ -156,6 +168,7 @@ public final class LinuxKernelCollector {
         }
         TracefsSession.Loss loss = tracefs.stop();
         translator.flushBlocks();
+        files.stop(System.nanoTime());
         // With overwrite on, the pages count every overwritten event in-band; the stats files count them too, and
         // also what no page reported (a gap at the very end, events left unread): the difference is lost as well.
         long extra = Math.max(0, loss.ring - translator.lostInBand.get()) + loss.unread;
@@ -172,12 +185,18 @@ public final class LinuxKernelCollector {
                     + " kernel did not record it); readers should take such a thread as on a CPU since it was readied",
                     KernelRecordSink.NOW);
         }
+        if (files.unnamedDescriptors() > 0 || files.droppedRecords() > 0) {
+            sink.notice(SessionNotice.NOTE, "file I/O left out: " + files.unnamedDescriptors() + " descriptors closed"
+                    + " before the collector could read their path from /proc (their operations are not recorded), "
+                    + files.droppedRecords() + " FileIo records of descriptors closed before their path was read (it"
+                    + " may have named a later open)", KernelRecordSink.NOW);
+        }
         if (lost > 0) {
             sink.notice(SessionNotice.PROBLEM, lost + " kernel events were lost: overwritten in tracefs's ring buffers"
                     + " before the collector read them; thread states near the gaps are uncertain", KernelRecordSink.NOW);
         }
         long cpu = tracefs.pollerCpuNanos();
-        long records = translator.records.get();
+        long records = records();
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
         stopped = records + " kernel records, " + lost + " kernel events lost"
                 + (cpu >= 0 ? String.format(Locale.ROOT, ", collector CPU %.0f ms (%.1f%% of a core over %.1f s)",

@@ -19,6 +19,7 @@ import java.util.Set;
  * <li>instance "sched" (trace_clock mono, its own buffers, overwrite on, event-fork on, the scheduler and task
  * events) and, for disk I/O, instance "blk" (unfiltered: completions run in interrupt context, on whatever task
  * was interrupted) with block_io_start (or block_bio_queue before 6.5) and block_rq_complete;</li>
+ * <li>for file I/O, instance "fio" with the file system calls' tracepoints, under the same pid filter;</li>
  * <li>the pollers start before the pid list is written, so that their own threads are not in it (event-fork
  * only follows tasks created by listed tasks);</li>
  * <li>the list, tracing on, then the process's threads listed again until no new one appears (a thread
@@ -40,6 +41,8 @@ final class TracefsSession {
     static final int SCHED_BUDGET_KB = 64 * 1024;
     static final int SCHED_MAX_KB_PER_CPU = 4 * 1024;
     static final int BLOCK_BUDGET_KB = 8 * 1024;
+    /** Ring memory for the file system calls, shared by the CPUs, within [512 KiB, 2 MiB] per CPU. */
+    static final int FILE_BUDGET_KB = 8 * 1024;
 
     /** What was lost and left, read at stop. */
     static final class Loss {
@@ -54,15 +57,20 @@ final class TracefsSession {
     private final KernelFlagPlan plan;
     private final int pid;
     private final EvidenceTranslator translator;
+    private final FileIoTracker files;
     private TraceInstance sched;
     private TraceInstance blk;
+    private TraceInstance fio;
     private PagePoller schedPoller;
     private PagePoller blkPoller;
+    private PagePoller filePoller;
     private final Set<Integer> pollerTids = new HashSet<Integer>();
     private final List<FileOutputStream> freeBuffers = new ArrayList<FileOutputStream>();
     private TracepointDecoder schedDecoder;
     private PageDecoder schedPages;
     private PageDecoder blkPages;
+    private PageDecoder filePages;
+    private FileSyscallDecoder fileDecoder;
     /** For the trace: an event this kernel lacks (a problem), a fallback taken (a note). */
     final List<SessionNotice> notes = new ArrayList<SessionNotice>();
     final List<String> swept = new ArrayList<String>();
@@ -73,11 +81,12 @@ final class TracefsSession {
     static volatile long testPollMillis;
     static volatile int testSchedKb;
 
-    TracefsSession(File root, KernelFlagPlan plan, int pid, EvidenceTranslator translator) {
+    TracefsSession(File root, KernelFlagPlan plan, int pid, EvidenceTranslator translator, FileIoTracker files) {
         this.root = root;
         this.plan = plan;
         this.pid = pid;
         this.translator = translator;
+        this.files = files;
     }
 
     /** True when the kernel offers block_io_start (6.5+); otherwise requests start at block_bio_queue. */
@@ -91,10 +100,12 @@ final class TracefsSession {
             begin();
         } catch (IOException e) {
             translator.discard(); // a failed start records nothing: the pollers' last pass must not write
+            files.discard();
             abandon();
             throw e;
         } catch (RuntimeException e) {
             translator.discard();
+            files.discard();
             abandon();
             throw e;
         }
@@ -175,8 +186,11 @@ final class TracefsSession {
                 }, pollMillis(), blkKb * 1024L, "jetw-kernel-blk");
             }
         }
+        if (plan.needsFile()) {
+            beginFiles(startTime, session, cpus);
+        }
         // The pollers first: their threads must not be in the pid list.
-        for (PagePoller p : new PagePoller[] {schedPoller, blkPoller}) {
+        for (PagePoller p : new PagePoller[] {schedPoller, blkPoller, filePoller}) {
             if (p != null) {
                 pollerTids.add(p.start());
             }
@@ -185,8 +199,11 @@ final class TracefsSession {
         if (sched != null) {
             sched.setPids(listed);
         }
+        if (fio != null) {
+            fio.setPids(listed);
+        }
         long startedAt = System.nanoTime();
-        for (TraceInstance t : new TraceInstance[] {sched, blk}) {
+        for (TraceInstance t : new TraceInstance[] {sched, blk, fio}) {
             if (t != null) {
                 t.tracingOn(true);
             }
@@ -197,6 +214,9 @@ final class TracefsSession {
         }
         translator.rundown(new ArrayList<Integer>(listed), startedAt, ProcFs.parentPid(pid), imageName(),
                 ProcFs.commandLine(pid));
+        if (fio != null) {
+            files.rundown(startedAt);
+        }
         for (int round = 0; round < 10; round++) {
             List<Integer> now = threadsOfTarget();
             now.removeAll(listed);
@@ -206,9 +226,57 @@ final class TracefsSession {
             if (sched != null) {
                 sched.addPids(now);
             }
+            if (fio != null) {
+                fio.addPids(now);
+            }
             listed.addAll(now);
             translator.alsoFollow(now);
         }
+    }
+
+    /**
+     * Instance "fio": the file system calls of {@link FileSyscall} that this kernel offers (entry and exit both), under
+     * the same pid filter as the scheduler's (event-fork on), read in time order across CPUs (a call's entry and
+     * exit may be logged on two CPUs; one thread's open must come before another's read of the descriptor).
+     */
+    private void beginFiles(long startTime, int session, int cpus) throws IOException {
+        List<FileSyscall> calls = new ArrayList<FileSyscall>();
+        List<String> missing = new ArrayList<String>();
+        for (FileSyscall c : FileSyscall.values()) {
+            if (new File(root, "events/syscalls/sys_enter_" + c.name + "/format").isFile()
+                    && new File(root, "events/syscalls/sys_exit_" + c.name + "/format").isFile()) {
+                calls.add(c);
+            } else {
+                missing.add(c.name);
+            }
+        }
+        String flags = "kernel=" + (plan.fileIo ? "file_io" : "") + (plan.fileIo && plan.fileIoInit ? "," : "")
+                + (plan.fileIoInit ? "file_io_init" : "");
+        if (calls.isEmpty()) {
+            notes.add(new SessionNotice(SessionNotice.PROBLEM, flags + ": this kernel offers no syscalls/sys_enter_*"
+                    + " events (it needs CONFIG_FTRACE_SYSCALLS): no file I/O is recorded"));
+            return;
+        }
+        if (!missing.isEmpty()) {
+            notes.add(new SessionNotice(SessionNotice.NOTE, flags + ": this kernel offers no tracepoints for " + missing
+                    + ": file operations through them are not recorded"));
+        }
+        fio = TraceInstance.create(root, new InstanceName(pid, startTime, session, "fio").toString());
+        int kb = perCpuKb(FILE_BUDGET_KB, cpus, 512, 2048);
+        configure(fio, kb);
+        fio.setOption("event-fork", true);
+        for (FileSyscall c : calls) {
+            fio.enableEvent("syscalls", "sys_enter_" + c.name, true);
+            fio.enableEvent("syscalls", "sys_exit_" + c.name, true);
+        }
+        HeaderPage hp = HeaderPage.read(fio.dir());
+        filePages = new PageDecoder(hp);
+        fileDecoder = new FileSyscallDecoder(files, translator);
+        for (FileSyscall c : calls) {
+            fileDecoder.learn(fio.dir(), c);
+        }
+        filePoller = new PagePoller(fio, hp.pageSize(), new TimeOrderedPages(hp.pageSize(), filePages, fileDecoder,
+                files::applyHandedOver), pollMillis(), kb * 1024L, "jetw-kernel-file");
     }
 
     private static long pollMillis() {
@@ -277,7 +345,7 @@ final class TracefsSession {
             return pollerCpuNanos;
         }
         long n = 0;
-        for (PagePoller p : new PagePoller[] {schedPoller, blkPoller}) {
+        for (PagePoller p : new PagePoller[] {schedPoller, blkPoller, filePoller}) {
             if (p != null) {
                 long c = p.cpuNanos();
                 if (c < 0) {
@@ -298,7 +366,7 @@ final class TracefsSession {
     Loss stop() {
         Loss loss = new Loss();
         pollerCpuNanos = pollerCpuNanos();
-        for (TraceInstance t : new TraceInstance[] {sched, blk}) {
+        for (TraceInstance t : new TraceInstance[] {sched, blk, fio}) {
             if (t != null) {
                 try {
                     t.tracingOn(false);
@@ -309,7 +377,8 @@ final class TracefsSession {
         }
         stopPoller(schedPoller, "scheduler", loss);
         stopPoller(blkPoller, "block", loss);
-        for (TraceInstance t : new TraceInstance[] {sched, blk}) {
+        stopPoller(filePoller, "file", loss);
+        for (TraceInstance t : new TraceInstance[] {sched, blk, fio}) {
             if (t == null) {
                 continue;
             }
@@ -347,7 +416,7 @@ final class TracefsSession {
 
     /** Closes the free_buffer files (rmdir answers EBUSY while one is open) and removes the instances. */
     private boolean abandon() {
-        for (PagePoller p : new PagePoller[] {schedPoller, blkPoller}) {
+        for (PagePoller p : new PagePoller[] {schedPoller, blkPoller, filePoller}) {
             if (p != null) {
                 p.stop(1000); // a second stop only closes files that are already closed
             }
@@ -367,6 +436,9 @@ final class TracefsSession {
         if (blk != null) {
             ok &= blk.remove(2000);
         }
+        if (fio != null) {
+            ok &= fio.remove(2000);
+        }
         return ok;
     }
 
@@ -374,11 +446,15 @@ final class TracefsSession {
     String decoderCounters() {
         StringBuilder b = new StringBuilder();
         if (schedPages != null) {
-            b.append("scheduler: ").append(schedPages.counters()).append(", ").append(schedDecoder.decoded)
-                    .append(" decoded, ").append(schedDecoder.unknown).append(" of other events");
+            b.append("scheduler: ").append(schedPages.counters()).append(", ").append(schedDecoder.handlers.decoded)
+                    .append(" decoded, ").append(schedDecoder.handlers.unknown).append(" of other events");
         }
         if (blkPages != null) {
             b.append(b.length() == 0 ? "" : "; ").append("block: ").append(blkPages.counters());
+        }
+        if (filePages != null) {
+            b.append(b.length() == 0 ? "" : "; ").append("file: ").append(filePages.counters()).append(", ")
+                    .append(fileDecoder.handlers.decoded).append(" decoded");
         }
         return b.toString();
     }

@@ -3,8 +3,6 @@ package dev.jetw.etw.portable.linux;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Turns raw tracepoint records into {@link TracepointSink} calls: a record's common_type (u16 at offset 0)
@@ -22,12 +20,10 @@ final class TracepointDecoder implements PageDecoder.RecordVisitor {
     };
 
     private final TracepointSink sink;
-    private final Map<Integer, Handler> handlers = new HashMap<Integer, Handler>();
+    final RecordHandlers handlers = new RecordHandlers();
     private EventFormat.Field commonPid;
     private EventFormat.Field commonFlags;
     private PrevState prevState;
-    long unknown;
-    long decoded;
 
     TracepointDecoder(TracepointSink sink) {
         this.sink = sink;
@@ -46,7 +42,7 @@ final class TracepointDecoder implements PageDecoder.RecordVisitor {
             commonPid = f.field("common_pid");
             commonFlags = f.field("common_flags");
         }
-        Handler h = handler(f);
+        RecordHandlers.Handler h = handler(f);
         if (h != null) {
             handlers.put(f.id, h);
         }
@@ -62,14 +58,7 @@ final class TracepointDecoder implements PageDecoder.RecordVisitor {
 
     @Override
     public void record(int cpu, long ts, ByteBuffer page, int offset, int length) {
-        int type = page.getShort(offset) & 0xFFFF;
-        Handler h = handlers.get(type);
-        if (h == null) {
-            unknown++;
-            return;
-        }
-        decoded++;
-        h.handle(cpu, ts, page, offset);
+        handlers.dispatch(cpu, ts, page, offset);
     }
 
     @Override
@@ -77,15 +66,11 @@ final class TracepointDecoder implements PageDecoder.RecordVisitor {
         sink.lost(cpu, pageTimestamp, count);
     }
 
-    private interface Handler {
-        void handle(int cpu, long ts, ByteBuffer b, int r);
-    }
-
     private int current(ByteBuffer b, int r) {
         return (int) EventFormat.integer(b, r, commonPid);
     }
 
-    private Handler handler(EventFormat f) {
+    private RecordHandlers.Handler handler(EventFormat f) {
         String n = f.name;
         if (n.equals("sched_switch")) {
             EventFormat.Field prevPid = f.field("prev_pid");

@@ -32,6 +32,7 @@ class EvidenceTranslatorTest {
         final int cpu;
         final long ns;
         final boolean compact;
+        final int headerType;
         final int version;
         final int group;
         final int type;
@@ -39,10 +40,11 @@ class EvidenceTranslatorTest {
         final int pid;
         final ByteBuffer payload;
 
-        Rec(int cpu, long ns, boolean compact, int version, int group, int type, int tid, int pid, ByteBuffer p, int n) {
+        Rec(int cpu, long ns, int headerType, int version, int group, int type, int tid, int pid, ByteBuffer p, int n) {
             this.cpu = cpu;
             this.ns = ns;
-            this.compact = compact;
+            this.headerType = headerType;
+            this.compact = headerType == dev.jetw.etl.EtlFormat.HT_COMPACT64;
             this.version = version;
             this.group = group;
             this.type = type;
@@ -66,9 +68,9 @@ class EvidenceTranslatorTest {
         long lost;
 
         @Override
-        public void write(int cpu, long nanoTime, boolean compact, int version, int group, int type, int threadId,
+        public void write(int cpu, long nanoTime, int headerType, int version, int group, int type, int threadId,
                           int processId, ByteBuffer payload, int length) {
-            records.add(new Rec(cpu, nanoTime, compact, version, group, type, threadId, processId, payload, length));
+            records.add(new Rec(cpu, nanoTime, headerType, version, group, type, threadId, processId, payload, length));
         }
 
         @Override

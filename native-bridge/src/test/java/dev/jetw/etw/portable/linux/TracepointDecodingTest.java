@@ -104,7 +104,7 @@ class TracepointDecodingTest {
                 pages.decode(cpu, page, decoder);
             }
         }
-        assertEquals(0, decoder.unknown);
+        assertEquals(0, decoder.handlers.unknown);
         assertEquals(0, pages.lossPages);
 
         List<String> kernel = new ArrayList<>();
