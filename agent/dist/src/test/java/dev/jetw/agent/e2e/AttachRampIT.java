@@ -15,9 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The attach ramp (docs/attach-ramp.md) against a running JVM: the loaded classes are instrumented in the order it
- * documents (first classes seen waiting or deep in a stack, then classes holding a method running hot, then classes
- * not seen running, each tier in class-name order), and the methods running hot get no advice. Method ids are given in the
- * order methods are instrumented, so the trace's rundown shows the order.
+ * documents (first the classes seen only waiting in a stack, then the classes not seen, each in class-name order; the
+ * hot classes, on a running stack or compiled, last one at a time with attachHot=defer, first with now, never with
+ * skip), the methods running hot get no advice, the attach command replies after the first tier and status shows the
+ * progress. Method ids are given in the order methods are instrumented, so the trace's rundown shows the order.
  */
 class AttachRampIT {
 
@@ -27,21 +28,54 @@ class AttachRampIT {
     Path temp;
 
     @Test
-    void instrumentsTheTiersInOrderAndLeavesTheHotMethodsOut() throws Exception {
+    void defersTheHotClassesAndRepliesAfterTheFirstTier() throws Exception {
+        Ramped r = attach(null);
+        assertTrue(r.reply.contains("attach ramp: the first tier is in; the other loaded classes follow in the background (hot classes:"
+                + " attachHot=defer); follow it with: jetw status " + r.pid), r.reply);
+        assertTrue(r.status.matches("attach ramp:\\s+done, 6 of 6 classes retransformed so far \\(of 7 loaded classes offered: "
+                + "2 seen only waiting in a stack, 2 not seen, 3 hot: on a running stack or compiled\\); hot classes \\(attachHot=defer\\): "
+                + "deferred, one at a time after the others, 3 done, 0 left; 4 methods left out as running hot .*"), r.status);
+        assertEquals(List.of("Waiter", "ColdA", "ColdB", "Middle", "Outer", "Spinner"), r.order,
+                "seen only waiting, then not seen, then the hot classes (on a running stack); each by name");
+        r.assertHotMethodsLeftOut();
+    }
+
+    @Test
+    void attachHotNowRetransformsTheHotClassesWithTheFirstTier() throws Exception {
+        Ramped r = attach("now");
+        assertTrue(r.status.matches("attach ramp:\\s+done, 6 of 6 classes retransformed so far \\(of 7 loaded classes offered: "
+                + "2 seen only waiting in a stack, 2 not seen, 3 hot: on a running stack or compiled\\); hot classes \\(attachHot=now\\): "
+                + "3 retransformed with the first tier; 4 methods left out as running hot .*"), r.status);
+        assertEquals(List.of("Waiter", "Middle", "Outer", "Spinner", "ColdA", "ColdB"), r.order,
+                "seen only waiting and hot together (the first call), then not seen");
+        r.assertHotMethodsLeftOut();
+    }
+
+    @Test
+    void attachHotSkipLeavesTheHotClassesAlone() throws Exception {
+        Ramped r = attach("skip");
+        assertTrue(r.status.matches("attach ramp:\\s+done, 3 of 3 classes retransformed so far \\(of 7 loaded classes offered: "
+                + "2 seen only waiting in a stack, 2 not seen, 3 hot: on a running stack or compiled\\); hot classes \\(attachHot=skip\\): "
+                + "not retransformed in this attach \\(their methods are not traced\\); 0 methods left out as running hot .*"), r.status);
+        assertEquals(List.of("Waiter", "ColdA", "ColdB"), r.order, "the hot classes are neither named nor traced");
+    }
+
+    /** Attaches (attachHot= when not null), waits for the ramp's end through status, detaches and reads the trace. */
+    private Ramped attach(String attachHot) throws Exception {
         try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading"), ChildJvm.appClassPath(), RampTargetApp.class)) {
             target.awaitStdout(l -> l.startsWith("ready 4 "), "ready");
             String pid = Long.toString(target.pid());
-            Path etl = temp.resolve("ramp.etl");
-            ChildJvm.Result attached = ChildJvm.tool("attach", pid, "include=" + PACKAGE + "**", "backend=portable", "jvm=none", "file=" + etl);
+            Path etl = temp.resolve("ramp-" + attachHot + ".etl");
+            List<String> args = new ArrayList<>(List.of("attach", pid, "include=" + PACKAGE + "**", "backend=portable", "jvm=none", "file=" + etl));
+            if (attachHot != null) {
+                args.add("attachHot=" + attachHot);
+            }
+            ChildJvm.Result attached = ChildJvm.tool(args.toArray(new String[0]));
             assertEquals(0, attached.exit(), attached.toString());
 
-            // The attach command returns when the ramp is done; status says what it did. Offered: the loaded classes of
-            // com.acme (RampTargetApp too, its main thread waiting on stdin, which the include then does not match).
-            ChildJvm.Result status = ChildJvm.tool("status", pid);
-            assertEquals(0, status.exit(), status.toString());
-            String ramp = status.stdout().lines().filter(l -> l.startsWith("attach ramp:")).findFirst().orElseThrow(() -> new AssertionError(status.toString()));
-            assertTrue(ramp.matches("attach ramp:\\s+done, 6 of 6 classes retransformed so far \\(of 7 loaded classes offered: "
-                    + "3 seen waiting or deep in a stack, 2 not seen, 2 holding a method running hot\\); 4 methods left out as running hot .*"), ramp);
+            // Status answers while the ramp goes on; offered: the loaded classes of com.acme (RampTargetApp too, its
+            // main thread waiting on stdin, which the include then does not match).
+            String ramp = ChildJvm.awaitRampDone(pid);
 
             int from = target.stdoutLineCount();
             target.send("cold");
@@ -58,26 +92,31 @@ class AttachRampIT {
                     order.add(simple);
                 }
             }
-            assertEquals(List.of("Outer", "Waiter", "Middle", "Spinner", "ColdA", "ColdB"), order,
-                    "seen waiting or deep, then holding hot methods (together, first), then not seen; each by name");
+            assertEquals(1, trace.count(EventType.START, trace.methodId(PACKAGE + "ColdA", "run")), "the cold class is traced");
+            assertEquals(1, trace.count(EventType.START, trace.methodId(PACKAGE + "ColdB", "run")));
 
+            target.send("exit");
+            assertEquals(0, target.waitForExit(), target.toString());
+            return new Ramped(pid, attached.stdout(), ramp, order, trace, etl);
+        }
+    }
+
+    private record Ramped(String pid, String reply, String status, List<String> order, TraceFile trace, Path etl) {
+
+        /** The four methods running hot have no call and the trace says why (MethodExclusion, in etl summary). */
+        void assertHotMethodsLeftOut() throws Exception {
             for (String hot : List.of("Spinner#step", "Spinner#spin", "Middle#a", "Middle#b")) {
                 String[] cm = hot.split("#");
                 int id = trace.methodId(PACKAGE + cm[0], cm[1]);
                 assertEquals(0, trace.count(EventType.START, id), hot + " running hot: no call written");
             }
-            assertEquals(1, trace.count(EventType.START, trace.methodId(PACKAGE + "ColdA", "run")), "the cold class is traced");
-            assertEquals(1, trace.count(EventType.START, trace.methodId(PACKAGE + "ColdB", "run")));
-
+            assertTrue(trace.methodStarts.values().stream().anyMatch(m -> m.className().equals(PACKAGE + "Outer")), "Outer is named");
             ChildJvm.Result summary = ChildJvm.tool("etl", "summary", etl.toString());
             assertEquals(0, summary.exit(), summary.toString());
             String why = summary.stdout().lines().filter(l -> l.contains(JetwSchema.EXCLUSION_RUNNING_AT_ATTACH)).sorted()
                     .collect(Collectors.joining("\n"));
             assertTrue(why.contains(PACKAGE + "Spinner.step()V  " + JetwSchema.EXCLUSION_RUNNING_AT_ATTACH + ": 0 calls observed"), summary.stdout());
             assertEquals(4, why.lines().count(), "the trace says why each hot method is absent:\n" + why);
-
-            target.send("exit");
-            assertEquals(0, target.waitForExit(), target.toString());
         }
     }
 }

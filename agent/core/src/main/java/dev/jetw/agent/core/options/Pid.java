@@ -7,12 +7,12 @@ import java.lang.management.ManagementFactory;
  * RuntimeMXBean's name "pid@host" carries it. Not the MXBean first: it starts the JVM's management and looks the host
  * name up, about 0.1 s of premain (issue 31, BENCHMARKS.md §15).
  */
-final class Pid {
+public final class Pid {
 
     private Pid() {
     }
 
-    static long current() {
+    public static long current() {
         try {
             Class<?> ph = Class.forName("java.lang.ProcessHandle");
             return (Long) ph.getMethod("pid").invoke(ph.getMethod("current").invoke(null));
