@@ -230,10 +230,10 @@ final class Agent {
                 + ", jvm events " + (events == null ? jvmEventsBeforeFirstMatch() : events.startLine()) + rampLine();
     }
 
-    /** Nothing without a ramp or once it is over; else that it goes on and how to follow it. */
+    /** Nothing without a ramp or with nothing after its first tier; else that it goes on and how to follow it. */
     private String rampLine() {
         AttachRamp r = ramp;
-        if (r == null || r.isOver()) {
+        if (r == null || !r.continuesAfterFirstTier()) {
             return "";
         }
         return "\nattach ramp: the first tier is in; the other loaded classes follow in the background (hot classes: "

@@ -10,8 +10,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The attach ramp (docs/attach-ramp.md) against a running JVM: the loaded classes are instrumented in the order it
@@ -27,37 +31,34 @@ class AttachRampIT {
     @TempDir
     Path temp;
 
-    @Test
-    void defersTheHotClassesAndRepliesAfterTheFirstTier() throws Exception {
-        Ramped r = attach(null);
-        assertTrue(r.reply.contains("attach ramp: the first tier is in; the other loaded classes follow in the background (hot classes:"
-                + " attachHot=defer); follow it with: jetw status " + r.pid), r.reply);
-        assertTrue(r.status.matches("attach ramp:\\s+done, 6 of 6 classes retransformed so far \\(of 7 loaded classes offered: "
-                + "2 seen only waiting in a stack, 2 not seen, 3 hot: on a running stack or compiled\\); hot classes \\(attachHot=defer\\): "
-                + "deferred, one at a time after the others, 3 done, 0 left; 4 methods left out as running hot .*"), r.status);
-        assertEquals(List.of("Waiter", "ColdA", "ColdB", "Middle", "Outer", "Spinner"), r.order,
-                "seen only waiting, then not seen, then the hot classes (on a running stack); each by name");
-        r.assertHotMethodsLeftOut();
+    /** attachHot= as given (null: the default), the hot classes' part of status, the classes in the trace's order. */
+    static Stream<Arguments> deferAndNow() {
+        return Stream.of(
+                Arguments.of(null, "defer", "deferred, one at a time after the others, 3 done, 0 left; 4",
+                        List.of("Waiter", "ColdA", "ColdB", "Middle", "Outer", "Spinner")),
+                Arguments.of("now", "now", "3 retransformed with the first tier; 4",
+                        List.of("Waiter", "Middle", "Outer", "Spinner", "ColdA", "ColdB")));
     }
 
-    @Test
-    void attachHotNowRetransformsTheHotClassesWithTheFirstTier() throws Exception {
-        Ramped r = attach("now");
-        assertTrue(r.status.matches("attach ramp:\\s+done, 6 of 6 classes retransformed so far \\(of 7 loaded classes offered: "
-                + "2 seen only waiting in a stack, 2 not seen, 3 hot: on a running stack or compiled\\); hot classes \\(attachHot=now\\): "
-                + "3 retransformed with the first tier; 4 methods left out as running hot .*"), r.status);
-        assertEquals(List.of("Waiter", "Middle", "Outer", "Spinner", "ColdA", "ColdB"), r.order,
-                "seen only waiting and hot together (the first call), then not seen");
+    /**
+     * The default defers the hot classes (on a running stack) after those seen only waiting and those not seen; now
+     * retransforms them with the first call; both reply after the first tier and leave the running-hot methods out.
+     */
+    @ParameterizedTest
+    @MethodSource("deferAndNow")
+    void ordersTheTiersAndRepliesAfterTheFirst(String given, String attachHot, String hotPart, List<String> order) throws Exception {
+        Ramped r = attach(given);
+        assertTrue(r.reply.contains("attach ramp: the first tier is in; the other loaded classes follow in the background (hot classes:"
+                + " attachHot=" + attachHot + "); follow it with: jetw status " + r.pid), r.reply);
+        r.assertDone(6, attachHot, hotPart, order, "attachHot=" + attachHot);
         r.assertHotMethodsLeftOut();
     }
 
     @Test
     void attachHotSkipLeavesTheHotClassesAlone() throws Exception {
         Ramped r = attach("skip");
-        assertTrue(r.status.matches("attach ramp:\\s+done, 3 of 3 classes retransformed so far \\(of 7 loaded classes offered: "
-                + "2 seen only waiting in a stack, 2 not seen, 3 hot: on a running stack or compiled\\); hot classes \\(attachHot=skip\\): "
-                + "not retransformed in this attach \\(their methods are not traced\\); 0 methods left out as running hot .*"), r.status);
-        assertEquals(List.of("Waiter", "ColdA", "ColdB"), r.order, "the hot classes are neither named nor traced");
+        r.assertDone(3, "skip", "not retransformed in this attach \\(their methods are not traced\\); 0",
+                List.of("Waiter", "ColdA", "ColdB"), "the hot classes are neither named nor traced");
     }
 
     /** Attaches (attachHot= when not null), waits for the ramp's end through status, detaches and reads the trace. */
@@ -73,8 +74,7 @@ class AttachRampIT {
             ChildJvm.Result attached = ChildJvm.tool(args.toArray(new String[0]));
             assertEquals(0, attached.exit(), attached.toString());
 
-            // Status answers while the ramp goes on; offered: the loaded classes of com.acme (RampTargetApp too, its
-            // main thread waiting on stdin, which the include then does not match).
+            // Status answers while the ramp goes on.
             String ramp = ChildJvm.awaitRampDone(pid);
 
             int from = target.stdoutLineCount();
@@ -102,6 +102,18 @@ class AttachRampIT {
     }
 
     private record Ramped(String pid, String reply, String status, List<String> order, TraceFile trace, Path etl) {
+
+        /**
+         * Status says the ramp is done with {@code done} classes retransformed, the tiers of the 7 offered (RampTargetApp
+         * too, its main thread waiting on stdin, which the include does not match), the hot classes' part up to the
+         * count of methods left out; the trace's classes come in {@code order}.
+         */
+        void assertDone(int done, String attachHot, String hotPartAndLeftOut, List<String> order, String why) {
+            assertTrue(status.matches("attach ramp:\\s+done, " + done + " of " + done + " classes retransformed so far \\(of 7 loaded classes offered: "
+                    + "2 seen only waiting in a stack, 2 not seen, 3 hot: on a running stack or compiled\\); hot classes \\(attachHot=" + attachHot
+                    + "\\): " + hotPartAndLeftOut + " methods left out as running hot .*"), status);
+            assertEquals(order, this.order, why + "; each tier by name");
+        }
 
         /** The four methods running hot have no call and the trace says why (MethodExclusion, in etl summary). */
         void assertHotMethodsLeftOut() throws Exception {

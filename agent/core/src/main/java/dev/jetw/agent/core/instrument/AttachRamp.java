@@ -18,8 +18,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Instrumenting a running application without stalling it (docs/attach-ramp.md). At attach, on its own thread:
  * <ol>
- * <li>samples every thread's stack {@link #SAMPLES} times, {@link #SAMPLE_INTERVAL_MILLIS} ms apart, then reads which
- *     classes hold compiled code ({@link RunningMethods}, {@link CompiledClasses});</li>
+ * <li>reads which classes hold compiled code ({@link CompiledClasses}, before it starts), then samples every thread's
+ *     stack {@link #SAMPLES} times, {@link #SAMPLE_INTERVAL_MILLIS} ms apart ({@link RunningMethods});</li>
  * <li>retransforms first, in one call, the loaded classes the options select that were seen only waiting (slow calls,
  *     near I/O): the first tier, after which the attach command replies; then the classes neither seen nor compiled
  *     (rarely called), in batches of {@link #BATCH_CLASSES}; then the hot classes (on a running stack or compiled) as
@@ -62,6 +62,8 @@ public final class AttachRamp implements Runnable {
     private final int[] tierMatched = new int[RunningMethods.Tier.values().length];
     private final int[] tierDone = new int[RunningMethods.Tier.values().length];
     private volatile int compiledClasses;
+    /** Set before the first pass: whether a later pass has classes to offer (the attach command's reply says so). */
+    private volatile boolean laterPasses;
     private volatile boolean stopped;
     private volatile String phase = "not started";
     private Thread thread;
@@ -72,7 +74,15 @@ public final class AttachRamp implements Runnable {
         this.attachHot = attachHot;
     }
 
+    /**
+     * Reads the compiled classes at once, on the attach thread, before the agent's bring-up retransforms anything (the
+     * hand-off classes of propagate=true): on JDK 17 and older that first retransformation throws all compiled code
+     * away, after which the list would name only what the JIT compiled again since. Then starts the ramp's thread.
+     */
     public void start() {
+        Set<String> compiled = CompiledClasses.read();
+        compiledClasses = compiled.size();
+        running.compiled(compiled);
         thread = dev.jetw.etw.JetwThreads.register(new Thread(this, "jetw-attach-ramp"));
         thread.setDaemon(true);
         thread.start();
@@ -86,9 +96,6 @@ public final class AttachRamp implements Runnable {
                 running.sample(Thread.getAllStackTraces(), selection);
                 Thread.sleep(SAMPLE_INTERVAL_MILLIS);
             }
-            Set<String> compiled = CompiledClasses.read();
-            compiledClasses = compiled.size();
-            running.compiled(compiled);
             phase = "instrumenting";
             instrumenter.install(this);
             phase = stopped ? "stopped by detach" : "done";
@@ -116,9 +123,12 @@ public final class AttachRamp implements Runnable {
         finished.await();
     }
 
-    /** True once the ramp has nothing more to retransform. */
-    public boolean isOver() {
-        return finished.getCount() == 0;
+    /**
+     * True when classes were left for after the first tier (known before it starts, so the attach command's reply says
+     * the same whether or not the ramp has finished by the time it is written).
+     */
+    public boolean continuesAfterFirstTier() {
+        return laterPasses;
     }
 
     /** Detach: no more pauses, and back when the classes under way are done (their transformer is then complete to reset). */
@@ -173,6 +183,7 @@ public final class AttachRamp implements Runnable {
                     classes.addAll(tiers.get(t.ordinal()));
                 }
                 passes.add(classes);
+                laterPasses |= passes.size() > 1 && !classes.isEmpty();
             }
             return afterFirst(passes);
         };

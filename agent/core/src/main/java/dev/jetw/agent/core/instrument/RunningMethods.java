@@ -69,7 +69,7 @@ public final class RunningMethods {
         return hotMethods.contains(className + '.' + methodName);
     }
 
-    /** The classes holding a method compiled by the JIT, read once after the samples (CompiledClasses). */
+    /** The classes holding a method compiled by the JIT, read once before the samples (CompiledClasses). */
     void compiled(Set<String> classNames) {
         compiled = classNames;
     }
