@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The attach ramp (docs/attach-ramp.md) against a running JVM: the loaded classes are instrumented in the order it
  * documents (first the classes seen only waiting in a stack, then the classes not seen, each in class-name order; the
- * hot classes, on a running stack or compiled, last one at a time with attachHot=defer, first with now, never with
+ * hot classes, on a running stack or compiled, last together with attachHot=defer, first with now, never with
  * skip), the methods running hot get no advice, the attach command replies after the first tier and status shows the
  * progress. Method ids are given in the order methods are instrumented, so the trace's rundown shows the order.
  */
@@ -34,7 +34,7 @@ class AttachRampIT {
     /** attachHot= as given (null: the default), the hot classes' part of status, the classes in the trace's order. */
     static Stream<Arguments> deferAndNow() {
         return Stream.of(
-                Arguments.of(null, "defer", "deferred, one at a time after the others, 3 done, 0 left; 4",
+                Arguments.of(null, "defer", "deferred, together after the others, 3 done, 0 left; 4",
                         List.of("Waiter", "ColdA", "ColdB", "Middle", "Outer", "Spinner")),
                 Arguments.of("now", "now", "3 retransformed with the first tier; 4",
                         List.of("Waiter", "Middle", "Outer", "Spinner", "ColdA", "ColdB")));

@@ -23,17 +23,17 @@ import java.util.concurrent.CountDownLatch;
  * <li>retransforms first, in one call, the loaded classes the options select that were seen only waiting (slow calls,
  *     near I/O): the first tier, after which the attach command replies; then the classes neither seen nor compiled
  *     (rarely called), in batches of {@link #BATCH_CLASSES}; then the hot classes (on a running stack or compiled) as
- *     {@code attachHot=} says: one at a time with a pause of {@link #HOT_PAUSE_MILLIS} ms after each (defer), in the
- *     first call (now) or not at all (skip). Each tier in class-name order. The methods running hot get no advice (the
+ *     {@code attachHot=} says: together in one last call (defer), in the first call (now) or not at all (skip). Each tier in class-name order. The methods running hot get no advice (the
  *     path {@code hotMethods=} takes: registered, named, excluded from the start);</li>
- * <li>pauses after each other call for {@link #PAUSE_PER_BUSY} times as long as it took, at least
+ * <li>pauses after each batch of those not seen for {@link #PAUSE_PER_BUSY} times as long as it took, at least
  *     {@link #MIN_PAUSE_MILLIS} and at most {@link #MAX_PAUSE_MILLIS} ms, so that a busy machine does not stretch the
  *     ramp without end.</li>
  * </ol>
  * Why the hot classes go last: retransforming a class throws away the compiled code of all its methods (the JVM makes
  * new methods, without code) and of every method that inlined one of them, and the application runs that code
- * interpreted until the JIT compiles it again; a class that is loaded but not running costs almost nothing. Attaching to
- * the whole of H2 at once lost 12-18 baseline-seconds of a busy service's work (BENCHMARKS.md §16).
+ * interpreted until the JIT compiles it again. Why together: the large compiled methods inline many hot classes, so
+ * retransforming them one at a time threw the same compiled code away once per class (on H2, 129 hot classes one by
+ * one cost the JIT 34 s of CPU in 150 s: BENCHMARKS.md §16, addendum of issue 31).
  */
 public final class AttachRamp implements Runnable {
 
@@ -43,8 +43,6 @@ public final class AttachRamp implements Runnable {
     static final long MIN_PAUSE_MILLIS = 50;
     static final long MAX_PAUSE_MILLIS = 1_000;
     static final int PAUSE_PER_BUSY = 4;
-    /** After each deferred hot class: time for the JIT to compile its code again before the next one is thrown away. */
-    static final long HOT_PAUSE_MILLIS = 500;
 
     /** The reason a method running hot at attach is left out with (its MethodExclusion event in the trace). */
     static final HotMethods.Decision RUNNING_HOT = new HotMethods.Decision(JetwSchema.EXCLUSION_RUNNING_AT_ATTACH, 0L);
@@ -230,20 +228,11 @@ public final class AttachRamp implements Runnable {
         return passes;
     }
 
-    /** The first pass in one call, those not seen {@link #BATCH_CLASSES} at a time, the deferred hot classes one by one. */
+    /** Those not seen {@link #BATCH_CLASSES} at a time; the first pass and the deferred hot classes each in one call. */
     AgentBuilder.RedefinitionStrategy.BatchAllocator batches() {
         AgentBuilder.RedefinitionStrategy.BatchAllocator fixed = AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH_CLASSES);
-        AgentBuilder.RedefinitionStrategy.BatchAllocator single = AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(1);
-        return types -> {
-            if (types.isEmpty()) {
-                return java.util.Collections.singletonList(types);
-            }
-            RunningMethods.Tier first = running.tierOf(types.get(0).getName());
-            if (first == RunningMethods.Tier.NOT_SEEN) {
-                return fixed.batch(types);
-            }
-            return first == RunningMethods.Tier.HOT && attachHot == AttachHot.DEFER ? single.batch(types) : java.util.Collections.singletonList(types);
-        };
+        return types -> types.isEmpty() || running.tierOf(types.get(0).getName()) != RunningMethods.Tier.NOT_SEEN
+                ? java.util.Collections.singletonList(types) : fixed.batch(types);
     }
 
     /** Paces the batches, counts the classes done per tier and opens the attach command's reply after the first pass. */
@@ -263,9 +252,8 @@ public final class AttachRamp implements Runnable {
                     }
                 }
                 if (!this.batch.isEmpty()) {
-                    boolean deferredHot = attachHot == AttachHot.DEFER && running.tierOf(this.batch.get(0).getName()) == RunningMethods.Tier.HOT;
                     count(this.batch);
-                    pause(deferredHot ? HOT_PAUSE_MILLIS : Math.min(MAX_PAUSE_MILLIS, Math.max(MIN_PAUSE_MILLIS, (now - batchStarted) / 1_000_000L * PAUSE_PER_BUSY)));
+                    pause(Math.min(MAX_PAUSE_MILLIS, Math.max(MIN_PAUSE_MILLIS, (now - batchStarted) / 1_000_000L * PAUSE_PER_BUSY)));
                 }
                 batchStarted = System.nanoTime();
                 this.batch = batch;
@@ -321,7 +309,7 @@ public final class AttachRamp implements Runnable {
                 return "not retransformed in this attach (their methods are not traced)";
             default:
                 boolean started = tierMatched[h] > 0;
-                return "deferred, one at a time after the others, " + tierDone[h] + " done, "
+                return "deferred, together after the others, " + tierDone[h] + " done, "
                         + (started ? (tierMatched[h] - tierDone[h]) + " left" : tierClasses[h] + " offered to come");
         }
     }

@@ -9,7 +9,7 @@ import dev.jetw.etw.ConfigException;
  * the application pays for in recompilation (docs/attach-ramp.md).
  */
 public enum AttachHot {
-    /** Retransformed after every other loaded class, one at a time with a pause after each (the default). */
+    /** Retransformed after every other loaded class, together in one call (the default). */
     DEFER,
     /** Retransformed first, together with the classes seen waiting (the ramp before this option). */
     NOW,
@@ -24,7 +24,7 @@ public enum AttachHot {
                 return a;
             }
         }
-        throw new ConfigException(key, value, "allowed: defer (hot classes last, one at a time), now (hot classes first),"
+        throw new ConfigException(key, value, "allowed: defer (hot classes last, together), now (hot classes first),"
                 + " skip (hot classes not instrumented in this attach)");
     }
 

@@ -84,7 +84,7 @@ class AgentOptionsTest {
         assertEquals(AttachHot.DEFER, AgentOptions.parse("include=a.**").attachHot);
         assertEquals(AttachHot.NOW, AgentOptions.parse("attachHot=now").attachHot);
         assertEquals(AttachHot.SKIP, AgentOptions.parse("attachhot=SKIP").attachHot, "keys and this value are case-insensitive");
-        assertMessage("attachHot=later: allowed: defer (hot classes last, one at a time), now (hot classes first), skip (hot classes"
+        assertMessage("attachHot=later: allowed: defer (hot classes last, together), now (hot classes first), skip (hot classes"
                 + " not instrumented in this attach)", "attachHot=later");
     }
 
