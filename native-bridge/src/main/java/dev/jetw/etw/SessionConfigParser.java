@@ -59,9 +59,15 @@ public final class SessionConfigParser {
             Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(MODE, KERNEL)));
 
     /** A size: digits and an optional unit k/m/g (with or without a trailing b). */
-    private static final Pattern SIZE = Pattern.compile("(\\d{1,12})\\s*(?:([kmg])b?)?", Pattern.CASE_INSENSITIVE);
-    private static final Pattern WHOLE = Pattern.compile("\\d{1,10}");
-    private static final Pattern SECONDS = Pattern.compile("(\\d{1,10})\\s*s?", Pattern.CASE_INSENSITIVE);
+    /**
+     * The value patterns, compiled at the first value that needs one: not in every JVM the agent starts in, where a
+     * first regex costs ~10 ms of premain (BENCHMARKS.md §15) and the defaults need none.
+     */
+    private static final class Patterns {
+        static final Pattern SIZE = Pattern.compile("(\\d{1,12})\\s*(?:([kmg])b?)?", Pattern.CASE_INSENSITIVE);
+        static final Pattern WHOLE = Pattern.compile("\\d{1,10}");
+        static final Pattern SECONDS = Pattern.compile("(\\d{1,10})\\s*s?", Pattern.CASE_INSENSITIVE);
+    }
 
     private SessionConfigParser() {
     }
@@ -305,7 +311,7 @@ public final class SessionConfigParser {
      * followed by b) converts; the result must be a whole number of the key's unit and fit an int.
      */
     private static int parseSize(String key, String v, long unitKb, String allowed) {
-        Matcher m = SIZE.matcher(v);
+        Matcher m = Patterns.SIZE.matcher(v);
         if (!m.matches()) {
             throw new ConfigException(key, v, allowed);
         }
@@ -332,14 +338,14 @@ public final class SessionConfigParser {
     }
 
     private static int parseWhole(String key, String v, String allowed) {
-        if (!WHOLE.matcher(v).matches() || Long.parseLong(v) > Integer.MAX_VALUE) {
+        if (!Patterns.WHOLE.matcher(v).matches() || Long.parseLong(v) > Integer.MAX_VALUE) {
             throw new ConfigException(key, v, "allowed " + allowed);
         }
         return Integer.parseInt(v);
     }
 
     private static int parseSeconds(String key, String v) {
-        Matcher m = SECONDS.matcher(v);
+        Matcher m = Patterns.SECONDS.matcher(v);
         if (!m.matches() || Long.parseLong(m.group(1)) > Integer.MAX_VALUE) {
             throw new ConfigException(key, v, SessionConfigValidator.FLUSH_TIMER_ALLOWED + ", written as 1 or 1s");
         }

@@ -41,13 +41,18 @@ public final class TraceFiles {
     /** The default permissions of a new file: read and write for its owner only. */
     public static final String OWNER_ONLY = "600";
 
-    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
-
     /**
      * Tests only: runs after the checks of a path and before it is removed, created or replaced, so a
      * test can swap the path in exactly the window an attacker would use.
      */
-    static volatile java.util.function.Consumer<Path> afterCheck = p -> { };
+    static volatile java.util.function.Consumer<Path> afterCheck = new NoCheckHook();
+
+    /** The seam's default: nothing (a class, not a lambda: this class loads in premain, where a lambda costs ~1-5 ms). */
+    private static final class NoCheckHook implements java.util.function.Consumer<Path> {
+        @Override
+        public void accept(Path p) {
+        }
+    }
 
     private final boolean overwrite;
     private final Set<PosixFilePermission> permissions;
@@ -188,7 +193,7 @@ public final class TraceFiles {
         // open (a hard link to someone's file swapped in after the check): the reply goes into a new
         // file of the same folder, renamed over the path, which replaces a name and writes into nothing.
         afterCheck.accept(path);
-        Path temporary = path.resolveSibling("." + path.getFileName() + "." + Long.toHexString(RANDOM.nextLong()) + ".tmp");
+        Path temporary = path.resolveSibling("." + path.getFileName() + "." + UnpredictableBytes.hex(8) + ".tmp");
         try {
             try (FileChannel c = createNew(temporary)) {
                 write(c, bytes);
@@ -224,6 +229,11 @@ public final class TraceFiles {
         }
     }
 
+    /** A char test, not a regex: this runs in premain, where a first regex costs ~10 ms (BENCHMARKS.md §15). */
+    private static boolean isOctalDigit(char c) {
+        return c >= '0' && c <= '7';
+    }
+
     /**
      * {@code filePermissions=}: three octal digits, owner first (600, 640, 644, 660, 664); the owner must
      * keep read and write, and no execute bit or write for others is allowed.
@@ -234,7 +244,7 @@ public final class TraceFiles {
         String v = value == null ? OWNER_ONLY : value.trim();
         String allowed = "allowed: three octal digits with the owner's read and write, no execute bit and no write for"
                 + " others: 600 (default), 640, 644, 660, 664";
-        if (!v.matches("[0-7]{3}")) {
+        if (v.length() != 3 || !isOctalDigit(v.charAt(0)) || !isOctalDigit(v.charAt(1)) || !isOctalDigit(v.charAt(2))) {
             throw new ConfigException("filePermissions", v, allowed);
         }
         int bits = Integer.parseInt(v, 8);

@@ -63,12 +63,17 @@ public final class LoaderProbeApp {
         return n + 1;
     }
 
-    private static ClassLoader agentLoader() {
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.getName().equals("jetw-control")) {
-                return t.getContextClassLoader();
+    /** The channel opens off premain's thread (AgentMain.premain): its thread may start after main did; waits up to 10 s. */
+    private static ClassLoader agentLoader() throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        do {
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().equals("jetw-control")) {
+                    return t.getContextClassLoader();
+                }
             }
-        }
+            Thread.sleep(10);
+        } while (System.nanoTime() < deadline);
         return null;
     }
 }

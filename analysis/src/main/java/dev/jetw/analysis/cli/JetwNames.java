@@ -13,7 +13,8 @@ import java.util.Map;
  * <p>Thread names: a Thread DC_START is written by the named thread itself, so its header thread id
  * names that thread; every Thread event also carries the Java thread id, which is the header thread
  * id of files written by the portable backend. A thread id is looked up among header thread ids of
- * DC_START events first, then among Java thread ids.
+ * DC_START events first, then among Java thread ids. An unnamed virtual thread is named
+ * {@link #virtualThread "virtual thread #<java id>"} here, so that every command and export says the same.
  */
 final class JetwNames {
 
@@ -36,13 +37,25 @@ final class JetwNames {
                 threadsByHeaderTid.putIfAbsent(key(r.processId(), (int) e.osThreadId()), name);
                 threadsByOsId.putIfAbsent(key(r.processId(), (int) e.osThreadId()), name);
                 threadsByJavaId.putIfAbsent(e.javaThreadId, name);
+            } else if (e.field("Virtual") instanceof Number && ((Number) e.field("Virtual")).longValue() != 0) {
+                threadsByJavaId.putIfAbsent(e.javaThreadId, virtualThread(e.javaThreadId));
             }
         } else if (e.kind == JetwEvent.Kind.THREAD) {
-            threadsByJavaId.put(e.javaThreadId, e.text);
+            String name = e.text.isEmpty() && e.threadOsId == 0 ? virtualThread(e.javaThreadId) : e.text;
+            threadsByJavaId.put(e.javaThreadId, name);
             if (r.type() == EventType.DC_START) {
-                threadsByHeaderTid.put(key(r.processId(), r.threadId()), e.text);
+                threadsByHeaderTid.put(key(r.processId(), r.threadId()), name);
             }
         }
+    }
+
+    /**
+     * The name every view gives a virtual thread (Java 21+) that has none: such a thread is unnamed unless the
+     * application names it, and its rundown says it has no OS thread of its own (osThreadId 0), so without this the
+     * viewers would show a bare pid/tid. The Java thread id is what the JVM's own tools (jcmd Thread.dump_to_file) show.
+     */
+    static String virtualThread(long javaThreadId) {
+        return "virtual thread #" + javaThreadId;
     }
 
     private static long key(int pid, int tid) {

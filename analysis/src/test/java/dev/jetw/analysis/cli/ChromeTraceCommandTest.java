@@ -95,6 +95,19 @@ class ChromeTraceCommandTest {
      */
     @Test
     void aRuntimeSubjectWithoutCallsIsNumberedAsTheFileNumbersThreads() throws IOException {
+        EtlFixtureBuilder b = portableMainWithOneCall();
+        b.record(runtime(b, JetwSchema.JVM_PARK_CLASS, EventType.START, 4, 7, concat(u64(13177), u64(16), u64(-1), utf16z("java.lang.Object"))));
+        b.record(runtime(b, JetwSchema.JVM_PARK_CLASS, EventType.END, 9, 7, concat(u64(13177), u64(16))));
+        ChromeTraceJson t = ChromeTraceJson.read(json("portable", b.build()));
+        assertEquals(List.of("JvmPark ts=4000.0 dur=5000.0"), t.on(t.track("tid 16: JVM runtime")));
+        assertTrue(t.threadNames.values().stream().noneMatch(n -> n.contains("13177")), t.threadNames.toString());
+    }
+
+    /**
+     * A portable backend's file so far: thread 1 "main" (header tid = Java id) with one call of Db.query 3..5 ms; the
+     * file numbers threads by Java id. Records may follow in the same buffer.
+     */
+    static EtlFixtureBuilder portableMainWithOneCall() {
         EtlFixtureBuilder b = new EtlFixtureBuilder();
         b.loggerName = "jetw";
         b.newBuffer();
@@ -103,11 +116,7 @@ class ChromeTraceCommandTest {
         b.record(full(true, EventType.DC_START, 0, 0, 1, PID, ts(b, 0.2), JetwSchema.THREAD_CLASS, concat(u64(1), utf16z("main"))));
         b.record(call(b, EventType.START, 1, 3, 1, 0, 2));
         b.record(call(b, EventType.END, 1, 5, 1, 0, 2));
-        b.record(runtime(b, JetwSchema.JVM_PARK_CLASS, EventType.START, 4, 7, concat(u64(13177), u64(16), u64(-1), utf16z("java.lang.Object"))));
-        b.record(runtime(b, JetwSchema.JVM_PARK_CLASS, EventType.END, 9, 7, concat(u64(13177), u64(16))));
-        ChromeTraceJson t = ChromeTraceJson.read(json("portable", b.build()));
-        assertEquals(List.of("JvmPark ts=4000.0 dur=5000.0"), t.on(t.track("tid 16: JVM runtime")));
-        assertTrue(t.threadNames.values().stream().noneMatch(n -> n.contains("13177")), t.threadNames.toString());
+        return b;
     }
 
     /**

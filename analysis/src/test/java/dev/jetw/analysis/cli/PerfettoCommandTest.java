@@ -98,7 +98,7 @@ class PerfettoCommandTest {
         throw new AssertionError("varint longer than 10 bytes");
     }
 
-    private static long num(Map<Integer, List<Object>> m, int field) {
+    static long num(Map<Integer, List<Object>> m, int field) {
         List<Object> v = m.get(field);
         assertNotNull(v, "field " + field + " missing in " + m.keySet());
         return (Long) v.get(0);
@@ -109,7 +109,7 @@ class PerfettoCommandTest {
         return v == null ? null : new String((byte[]) v.get(0), StandardCharsets.UTF_8);
     }
 
-    private static Map<Integer, List<Object>> msg(Map<Integer, List<Object>> m, int field) {
+    static Map<Integer, List<Object>> msg(Map<Integer, List<Object>> m, int field) {
         List<Object> v = m.get(field);
         return v == null ? null : decode((byte[]) v.get(0));
     }

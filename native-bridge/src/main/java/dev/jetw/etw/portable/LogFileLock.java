@@ -30,7 +30,15 @@ final class LogFileLock implements AutoCloseable {
         FileChannel create(TraceFiles rules, Path path) throws IOException;
     }
 
-    static volatile Creator creator = TraceFiles::createNew;
+    static volatile Creator creator = new Exclusive();
+
+    /** {@link TraceFiles#createNew}; a class, not a method reference: this runs in premain, where a lambda costs ~1-5 ms. */
+    private static final class Exclusive implements Creator {
+        @Override
+        public FileChannel create(TraceFiles rules, Path path) throws IOException {
+            return rules.createNew(path);
+        }
+    }
 
     private final String key;
     private final Path path;

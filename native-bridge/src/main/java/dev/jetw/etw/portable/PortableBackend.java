@@ -180,7 +180,13 @@ public final class PortableBackend implements EtwBackend {
             PortableSession s = find(sessionName, "EnableTrace");
             Enablement e = new Enablement(s, level, enableFlags);
             // A classic provider logs to one session at a time: its own backend's latest enable.
-            ENABLED.computeIfAbsent(controlGuid, g -> new HashMap<>()).put(this, e);
+            // No computeIfAbsent lambda: this runs in premain, where a lambda costs ~1-5 ms (BENCHMARKS.md §15).
+            Map<PortableBackend, Enablement> byBackend = ENABLED.get(controlGuid);
+            if (byBackend == null) {
+                byBackend = new HashMap<>();
+                ENABLED.put(controlGuid, byBackend);
+            }
+            byBackend.put(this, e);
             for (PortableProvider p : PROVIDERS) {
                 if (p.controlGuid.equals(controlGuid) && p.owner() == this) {
                     enable(p, e);

@@ -1,15 +1,16 @@
 package dev.jetw.etw.portable;
 
+import java.io.BufferedReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Locale;
 import java.util.TimeZone;
 
 /**
- * What the logfile header says about the machine: time zone (from the JVM default zone), boot
+ * What the logfile header says about the machine: time zone (from the JVM default zone: its biases, and its id as
+ * both names, e.g. "Europe/Berlin"; the daylight name stays empty for a zone without daylight time), boot
  * time, and what wrote the file on which host ({@link #WRITER}). TIME_ZONE_INFORMATION's transition
  * dates stay zero: Java has no single Windows-style rule pair for every zone, so readers see the
  * standard bias only (and the DST bias for reference).
@@ -33,8 +34,10 @@ final class SessionEnvironment {
         TimeZone tz = TimeZone.getDefault();
         // Windows: UTC = local + Bias (minutes), so Bias is minus the offset.
         timeZoneBias = -tz.getRawOffset() / 60_000;
-        standardName = tz.getDisplayName(false, TimeZone.SHORT, Locale.ROOT);
-        daylightName = tz.useDaylightTime() ? tz.getDisplayName(true, TimeZone.SHORT, Locale.ROOT) : "";
+        // The zone's id ("Europe/Berlin", "UTC"), not its display names: those load the JVM's locale data (CLDR
+        // bundles, ~20 ms of premain, BENCHMARKS.md §15) for a short name ("CET") that says less than the id.
+        standardName = tz.getID();
+        daylightName = tz.useDaylightTime() ? tz.getID() : "";
         daylightBias = tz.useDaylightTime() ? -tz.getDSTSavings() / 60_000 : 0;
         uptimeTicks = uptimeTicks();
         cpuSpeedMhz = cpuMhz();
@@ -45,13 +48,16 @@ final class SessionEnvironment {
                 + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch");
     }
 
+    /** The first processor's "cpu MHz": read up to that line only (the file has a block per CPU, ~1 KB each). */
     private static int cpuMhz() {
         Path p = Paths.get("/proc/cpuinfo");
         try {
             if (Files.isReadable(p)) {
-                for (String line : Files.readAllLines(p, StandardCharsets.US_ASCII)) {
-                    if (line.startsWith("cpu MHz")) {
-                        return (int) Math.round(Double.parseDouble(line.substring(line.indexOf(':') + 1).trim()));
+                try (BufferedReader in = Files.newBufferedReader(p, StandardCharsets.US_ASCII)) {
+                    for (String line = in.readLine(); line != null; line = in.readLine()) {
+                        if (line.startsWith("cpu MHz")) {
+                            return (int) Math.round(Double.parseDouble(line.substring(line.indexOf(':') + 1).trim()));
+                        }
                     }
                 }
             }

@@ -11,7 +11,7 @@ import dev.jetw.agent.core.methods.Selection;
 import dev.jetw.agent.core.options.AgentOptions;
 import dev.jetw.agent.core.options.AttachHot;
 import dev.jetw.agent.core.options.Durations;
-import dev.jetw.agent.core.options.Pid;
+import dev.jetw.etw.ProcessId;
 import dev.jetw.agent.core.runtime.RuntimeEvents;
 import dev.jetw.agent.core.session.DumpFiles;
 import dev.jetw.agent.core.session.EventOutcomes;
@@ -85,7 +85,40 @@ final class Agent {
         if (propagates) {
             writer.linkThreads(new HandoffWriter(session.provider, writer));
         }
-        this.shutdownHook = dev.jetw.etw.JetwThreads.register(new Thread(this::onShutdown, "jetw-shutdown"));
+        this.shutdownHook = dev.jetw.etw.JetwThreads.register(new Thread(new OnShutdown(this), "jetw-shutdown"));
+    }
+
+    /*
+     * The shutdown hook's and the first match's callbacks are classes, not lambdas: both are made in premain, where
+     * a lambda spins a class at run time and the first one sets up the JVM's lambda machinery (~5 ms; BENCHMARKS.md §15).
+     */
+
+    /** The shutdown hook's body: {@link #onShutdown}. */
+    private static final class OnShutdown implements Runnable {
+        private final Agent agent;
+
+        OnShutdown(Agent agent) {
+            this.agent = agent;
+        }
+
+        @Override
+        public void run() {
+            agent.onShutdown();
+        }
+    }
+
+    /** {@link #bringUpAtFirstMatch}, for the {@link FirstMatchTransformer}. */
+    private static final class BringUpAtFirstMatch implements FirstMatchTransformer.BringUp {
+        private final Agent agent;
+
+        BringUpAtFirstMatch(Agent agent) {
+            this.agent = agent;
+        }
+
+        @Override
+        public ClassFileTransformer bringUp(boolean retransformLoaded) {
+            return agent.bringUpAtFirstMatch(retransformLoaded);
+        }
     }
 
     /** When the instrumentation comes up, and how the classes loaded already are instrumented. */
@@ -120,7 +153,7 @@ final class Agent {
             agent.writer.nameCurrentThread(); // also warms the write path before any class is transformed
             Dispatcher.install(agent.writer);
             if (when == Start.AT_FIRST_MATCH) {
-                agent.firstMatch = new FirstMatchTransformer(inst, agent.selection, agent::bringUpAtFirstMatch);
+                agent.firstMatch = new FirstMatchTransformer(inst, agent.selection, new BringUpAtFirstMatch(agent));
                 agent.firstMatch.register();
             } else {
                 agent.bringUp(null, when == Start.ATTACH_RAMP);
@@ -237,7 +270,7 @@ final class Agent {
             return "";
         }
         return "\nattach ramp: the first tier is in; the other loaded classes follow in the background (hot classes: "
-                + AttachHot.KEY + "=" + options.attachHot.value() + "); follow it with: jetw status " + Pid.current();
+                + AttachHot.KEY + "=" + options.attachHot.value() + "); follow it with: jetw status " + ProcessId.current();
     }
 
     /** The human-readable status: session, backend, file, methods, events, errors. */

@@ -47,11 +47,48 @@ public final class AgentMain {
     private AgentMain() {
     }
 
-    /** -javaagent: start the session, then open the control channel for status and detach. */
+    /**
+     * -javaagent: start the session, then open the control channel for status and detach on a thread of its own,
+     * so that the application's main does not wait for it (10-30 ms in a fresh JVM: the socket, selector and
+     * network classes; BENCHMARKS.md §15). No event waits for the channel: it only answers the attach tool, which
+     * finds it by the system property it publishes once open (a {@code status} sent in the few milliseconds before
+     * answers "no jetw agent is attached", as for a JVM without the agent).
+     */
     public static void premain(String options, Instrumentation inst) {
         run(options, inst, null, Agent.Start.AT_FIRST_MATCH);
-        listen(inst);
+        Thread opener = dev.jetw.etw.JetwThreads.register(new Thread(new ControlOpener(inst), "jetw-control-open"));
+        opener.setDaemon(true);
+        opener.start();
     }
+
+    /** The channel's handler: {@link #control} (a class, not a method reference, like the rest of premain's path). */
+    private static final class Control implements ControlChannel.Handler {
+        @Override
+        public String handle(String command, String argument) {
+            return control(command, argument);
+        }
+    }
+
+    /** Opens the control channel off premain's thread ({@link #premain}). */
+    private static final class ControlOpener implements Runnable {
+        private final Instrumentation inst;
+
+        ControlOpener(Instrumentation inst) {
+            this.inst = inst;
+        }
+
+        @Override
+        public void run() {
+            Runnable hook = beforeControlOpen;
+            if (hook != null) {
+                hook.run();
+            }
+            listen(inst);
+        }
+    }
+
+    /** Tests: runs on premain's opener thread before the channel opens (a seam to hold the open back), or null. */
+    static volatile Runnable beforeControlOpen;
 
     /**
      * Attach API: {@code command=listen} (what the attach tool sends) only opens the control channel,
@@ -73,8 +110,10 @@ public final class AgentMain {
             return;
         }
         try {
-            channel = ControlChannel.open(AgentMain::control);
+            channel = ControlChannel.open(new Control());
             System.setProperty(ControlChannel.PROPERTY, channel.address());
+        } catch (ControlChannel.JvmExiting e) {
+            // A short program ended while premain's opener was still under way: nobody will ask, nothing to say.
         } catch (IOException | RuntimeException e) {
             String line = "jetw: control channel: cannot open a loopback socket (" + describe(e) + "); status and detach"
                     + " through the attach tool are unavailable";

@@ -43,12 +43,16 @@ final class ProcessOwner {
         return otherUserReason(command, pid, target, userName(target), self, userName(self));
     }
 
-    /** The reason for a JVM of user {@code targetName} ({@code targetUid}) and a tool run as {@code selfName}; names may be null. */
+    /**
+     * The reason for a JVM of user {@code targetName} ({@code targetUid}) and a tool run as {@code selfName}; names may be
+     * null. The command to run again is the one the user typed ({@link JetwCli#invocation}), as in the usage texts.
+     */
     static String otherUserReason(String command, String pid, String targetUid, String targetName, String selfUid, String selfName) {
         String target = targetName != null ? targetName : "uid " + targetUid;
+        String again = JetwCli.invocation() + " " + command + " " + pid;
         return "the JVM runs as user " + described(targetUid, targetName) + ", this tool as user " + described(selfUid, selfName)
-                + "; only the JVM's own user and root may attach to it: run ./jetw " + command + " " + pid + " as " + target
-                + " (sudo -u " + (targetName != null ? targetName : "#" + targetUid) + " ./jetw " + command + " " + pid + ") or as root";
+                + "; only the JVM's own user and root may attach to it: run " + again + " as " + target
+                + " (sudo -u " + (targetName != null ? targetName : "#" + targetUid) + " " + again + ") or as root";
     }
 
     private static String described(String uid, String name) {

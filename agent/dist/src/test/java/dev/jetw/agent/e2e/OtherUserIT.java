@@ -38,6 +38,7 @@ class OtherUserIT {
             String ready = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8)).readLine();
             assumeTrue(ready != null && ready.startsWith("ready"), "the JVM could not start as nobody (a class path it cannot read?): " + ready);
             String pid = Long.toString(jvm.pid());
+            // Run as java -jar (no launcher): the line names that command, not ./jetw (UsageTextTest for the launcher).
             List<String> tool = asUser(DAEMON, List.of(ChildJvm.java().toString(), "-XX:-UsePerfData", "-jar",
                     ChildJvm.agentJar().toString(), "status", pid));
             long start = System.nanoTime();
@@ -45,8 +46,8 @@ class OtherUserIT {
             long millis = (System.nanoTime() - start) / 1_000_000;
             assertEquals(1, r.exit(), r.toString());
             assertEquals("jetw: status " + pid + ": the JVM runs as user nobody (uid 65534), this tool as user daemon (uid 1);"
-                    + " only the JVM's own user and root may attach to it: run ./jetw status " + pid + " as nobody"
-                    + " (sudo -u nobody ./jetw status " + pid + ") or as root\n", r.stderr());
+                    + " only the JVM's own user and root may attach to it: run java -jar jetw-agent.jar status " + pid + " as nobody"
+                    + " (sudo -u nobody java -jar jetw-agent.jar status " + pid + ") or as root\n", r.stderr());
             assertTrue(jvm.isAlive(), "the target runs on");
             System.out.println("status of nobody's JVM run as daemon: " + millis + " ms");
         } finally {

@@ -19,8 +19,14 @@ import org.junit.jupiter.api.io.TempDir;
 class StartupIT {
 
     private static final String APP = StartupApp.class.getName();
-    /** The last class premain loads: it opens the control channel before it returns. */
-    private static final String PREMAIN_END = "dev.jetw.agent.core.control.ControlChannel";
+    /** The first class of the launcher after premain returned (it loads the main class); premain's own end is no class. */
+    private static final String PREMAIN_END = "sun.launcher.LauncherHelper";
+    /**
+     * What premain used to load for nothing a blink needs (BENCHMARKS.md §15): SecureRandom's providers (the file
+     * name's suffix), the locale data of the time zone's display names (the header), a first regex and Formatter (options).
+     */
+    private static final List<String> NOT_IN_PREMAIN = List.of("java.security.SecureRandom", "sun.security.provider.",
+            "sun.util.locale.provider.TimeZoneNameUtility", "sun.util.cldr.", "java.util.regex.", "java.util.Formatter");
 
     @TempDir
     Path temp;
@@ -34,6 +40,13 @@ class StartupIT {
         assertEquals(List.of(), run.loaded("net.bytebuddy."), "Byte Buddy loaded with nothing to trace");
         assertEquals(List.of(), run.loaded("jdk.jfr."), "JFR started with nothing to trace");
         assertTrue(run.child.stderr().contains("from the first class that may be selected (none has loaded yet)"), run.child.toString());
+        int from = run.indexOf("dev.jetw.agent.AgentEntry");
+        int to = run.indexOf(PREMAIN_END);
+        assertTrue(from >= 0 && to > from, "the probe sees premain's start and end");
+        for (String prefix : NOT_IN_PREMAIN) {
+            assertEquals(List.of(), run.loaded(prefix).stream().filter(l -> run.classLog.indexOf(l) > from && run.classLog.indexOf(l) < to)
+                    .toList(), prefix + " loaded during premain");
+        }
     }
 
     @Test

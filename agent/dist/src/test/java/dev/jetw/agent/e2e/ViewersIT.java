@@ -132,10 +132,13 @@ class ViewersIT {
         for (Map.Entry<Integer, Map<String, Double>> thread : expected.entrySet()) {
             int tid = thread.getKey();
             String name = calls.threadStarts.get((long) tid);
-            // A thread without a name (a virtual thread on Java 21+) gets no thread_name: speedscope then names the
-            // profile by its pid and tid.
-            Speedscope.Profile profile = name == null || name.isEmpty() ? only(s, process + " (pid ", ", tid " + tid + ")")
-                    : only(s, process + " (pid ", "), " + name + " (tid " + tid + ")");
+            // An unnamed virtual thread (Java 21+: its Thread rundown has no name and no OS thread) is named
+            // "virtual thread #<java id>" by the exports (the portable backend's header tid is that id); a thread with
+            // no name otherwise gets no thread_name: speedscope then names the profile by its pid and tid.
+            boolean virtual = name != null && name.isEmpty() && Long.valueOf(0).equals(calls.osThreadIds.get((long) tid));
+            String shown = virtual ? "virtual thread #" + tid : name;
+            Speedscope.Profile profile = shown == null || shown.isEmpty() ? only(s, process + " (pid ", ", tid " + tid + ")")
+                    : only(s, process + " (pid ", "), " + shown + " (tid " + tid + ")");
             Set<String> frames = new TreeSet<>(thread.getValue().keySet());
             frames.addAll(tasks.getOrDefault(tid, Set.of()));
             assertEquals(frames, new TreeSet<>(profile.frames.keySet()), kind + ", " + profile.name + ": one frame per method called there");

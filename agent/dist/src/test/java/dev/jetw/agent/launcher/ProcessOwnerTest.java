@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ProcessOwnerTest {
@@ -23,15 +24,33 @@ class ProcessOwnerTest {
                 || ProcessOwner.uid(java.nio.file.Paths.get("/proc/self/status")).matches("[0-9]+"));
     }
 
+    @AfterEach
+    void noLauncher() {
+        System.clearProperty(JetwCli.LAUNCHER_PROPERTY);
+    }
+
     @Test
     void anotherUsersJvmIsExplainedInTheUsersNames() {
-        // The condition simulated: a JVM of nobody (65534), the tool run by alice (1000), not root.
+        // The condition simulated: a JVM of nobody (65534), the tool run by alice (1000), not root, through ./jetw.
+        System.setProperty(JetwCli.LAUNCHER_PROPERTY, "./jetw");
         assertEquals("the JVM runs as user nobody (uid 65534), this tool as user alice (uid 1000); only the JVM's own user"
                 + " and root may attach to it: run ./jetw status 4242 as nobody (sudo -u nobody ./jetw status 4242) or as root",
                 ProcessOwner.otherUserReason("status", "4242", "65534", "nobody", "1000", "alice"));
         assertEquals("the JVM runs as user uid 2001, this tool as user alice (uid 1000); only the JVM's own user and root may"
                 + " attach to it: run ./jetw detach 7 as uid 2001 (sudo -u #2001 ./jetw detach 7) or as root",
                 ProcessOwner.otherUserReason("detach", "7", "2001", null, "1000", "alice"));
+    }
+
+    @Test
+    void theCommandToRunAgainIsTheOneTheUserTyped() {
+        // java -jar jetw-agent.jar, no launcher: the hint must not speak of a ./jetw the user may not have.
+        assertEquals("the JVM runs as user nobody (uid 65534), this tool as user alice (uid 1000); only the JVM's own user"
+                + " and root may attach to it: run java -jar jetw-agent.jar attach 4242 as nobody"
+                + " (sudo -u nobody java -jar jetw-agent.jar attach 4242) or as root",
+                ProcessOwner.otherUserReason("attach", "4242", "65534", "nobody", "1000", "alice"));
+        System.setProperty(JetwCli.LAUNCHER_PROPERTY, "/opt/jetw/jetw");
+        assertTrue(ProcessOwner.otherUserReason("dump", "9", "2001", null, "1000", "alice")
+                .endsWith(": run /opt/jetw/jetw dump 9 as uid 2001 (sudo -u #2001 /opt/jetw/jetw dump 9) or as root"));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.jetw.agent.core.control;
 
+import dev.jetw.etw.UnpredictableBytes;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -10,7 +12,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -106,7 +107,11 @@ public final class ControlChannel implements Runnable {
             // wait_for_threads_in_native_to_block), and this thread sits in the selector's epoll_wait: without
             // closing it first, every exit of a JVM with the agent took 0.3 s longer.
             channel.closer = dev.jetw.etw.JetwThreads.register(new Thread(channel::closeQuietly, "jetw-control-close"));
-            Runtime.getRuntime().addShutdownHook(channel.closer);
+            try {
+                Runtime.getRuntime().addShutdownHook(channel.closer);
+            } catch (IllegalStateException e) {
+                throw new JvmExiting(e); // opened off premain's thread while the JVM began to exit: the socket is closed below
+            }
             thread.start();
             return channel;
         } catch (IOException | RuntimeException e) {
@@ -115,6 +120,15 @@ public final class ControlChannel implements Runnable {
                 selector.close();
             }
             throw e;
+        }
+    }
+
+    /** The JVM began to exit while the channel was being opened (no hook can be added any more); nothing stays open. */
+    public static final class JvmExiting extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        JvmExiting(IllegalStateException cause) {
+            super("the JVM is exiting", cause);
         }
     }
 
@@ -152,14 +166,9 @@ public final class ControlChannel implements Runnable {
         return serving;
     }
 
+    /** 256 bits from the kernel's random device (or SecureRandom where there is none), as 64 hex digits. */
     private static String newToken() {
-        byte[] bytes = new byte[32];
-        new SecureRandom().nextBytes(bytes);
-        StringBuilder sb = new StringBuilder(64);
-        for (byte b : bytes) {
-            sb.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
-        }
-        return sb.toString();
+        return UnpredictableBytes.hex(32);
     }
 
     @Override

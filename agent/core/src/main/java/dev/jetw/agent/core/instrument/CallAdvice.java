@@ -9,32 +9,13 @@ import net.bytebuddy.asm.Advice;
  * the method id as a constant: nothing to look up, no class of the agent's loader referenced, and
  * suppress = Throwable so that nothing the advice does can reach the application.
  *
- * <p>Two entries ({@link MethodEntries}): class files of Java 7 and later get {@link Linked}, whose entry is
- * one invokedynamic that the agent can switch to a constant 0 once the method writes nothing more; older
- * class files, which cannot hold invokedynamic, get {@link ByteChecked}, which reads the method's muted byte
- * first. Both test the token in the exit advice itself, so that the test is profiled per method.
+ * <p>Only for class files older than Java 7, which cannot hold invokedynamic ({@link MethodEntries}): the entry
+ * reads the method's muted byte first. The exit tests the token itself, so that the test is profiled per method.
+ * Class files of Java 7 and later are woven by {@link LinkedCallWeaver} instead (docs/weaving.md).
  */
 final class CallAdvice {
 
     private CallAdvice() {
-    }
-
-    static final class Linked {
-
-        private Linked() {
-        }
-
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static long enter(@LinkedEntry long token) {
-            return token;
-        }
-
-        @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-        static void exit(@MethodId int methodId, @Advice.Enter long token, @Advice.Thrown Throwable thrown) {
-            if (token != 0L) {
-                Dispatcher.exit(methodId, token, thrown);
-            }
-        }
     }
 
     static final class ByteChecked {

@@ -6,7 +6,6 @@ import dev.jetw.agent.core.methods.Selection;
 import dev.jetw.agent.core.options.HotMethods;
 import dev.jetw.agent.core.writing.Rundown;
 import dev.jetw.bootstrap.Dispatcher;
-import dev.jetw.bootstrap.MethodEntries;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.ClassFileVersion;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -18,18 +17,12 @@ import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.MethodGraph;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
-import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.pool.TypePool;
-import net.bytebuddy.utility.JavaConstant;
 import net.bytebuddy.utility.JavaModule;
 
 import java.lang.instrument.Instrumentation;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.Method;
 import java.security.ProtectionDomain;
-import java.util.Collections;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -121,10 +114,7 @@ public final class Instrumenter {
     private void install(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy loaded, AgentBuilder.RedefinitionStrategy.BatchAllocator batches,
                          AgentBuilder.RedefinitionStrategy.Listener pacing, boolean loadsRouted) {
         NanConstantGuard.nextAttach();
-        Advice linkedAdvice = Advice.withCustomMapping()
-                .bind(MethodId.class, new MethodIdMapping(registry))
-                .bind(LinkedEntry.class, new LinkedEntryMapping(registry))
-                .to(CallAdvice.Linked.class);
+        LinkedCallWeaver linkedCalls = new LinkedCallWeaver(registry, classFiles);
         Advice byteCheckedAdvice = Advice.withCustomMapping()
                 .bind(MethodId.class, new MethodIdMapping(registry))
                 .to(CallAdvice.ByteChecked.class);
@@ -173,7 +163,7 @@ public final class Instrumenter {
                     }
                 })
                 .transform((builder, type, loader, module, pd) -> builder.visit(
-                        (canLink(type) ? linkedAdvice : byteCheckedAdvice).on(selector(type))))
+                        canLink(type) ? linkedCalls.on(selector(type)) : byteCheckedAdvice.on(selector(type))))
                 .installOn(inst);
         rundown.requestDrain();
     }
@@ -248,35 +238,6 @@ public final class Instrumenter {
         public Target resolve(TypeDescription instrumentedType, MethodDescription instrumentedMethod, Assigner assigner,
                               Advice.ArgumentHandler argumentHandler, Sort sort) {
             return Target.ForStackManipulation.of(idOf(registry, instrumentedType, instrumentedMethod));
-        }
-    }
-
-    /** The linked entry: {@code invokedynamic enter()J}, bootstrapped by MethodEntries.link with the method id. */
-    private static final class LinkedEntryMapping implements Advice.OffsetMapping {
-        private static final MethodDescription.InDefinedShape LINK = new MethodDescription.ForLoadedMethod(linkMethod());
-        private final MethodRegistry registry;
-
-        LinkedEntryMapping(MethodRegistry registry) {
-            this.registry = registry;
-        }
-
-        private static Method linkMethod() {
-            try {
-                return MethodEntries.class.getMethod("link", MethodHandles.Lookup.class, String.class, MethodType.class, int.class);
-            } catch (NoSuchMethodException e) {
-                throw new IllegalStateException("the jetw bootstrap classes on the boot class path are of another version", e);
-            }
-        }
-
-        @Override
-        public Target resolve(TypeDescription instrumentedType, MethodDescription instrumentedMethod, Assigner assigner,
-                              Advice.ArgumentHandler argumentHandler, Sort sort) {
-            int id = idOf(registry, instrumentedType, instrumentedMethod);
-            if (id < MethodEntries.MUTABLE_IDS) {
-                registry.markLinked(id); // a higher id cannot be muted: the remover still takes its advice out
-            }
-            return new Target.ForStackManipulation(MethodInvocation.invoke(LINK).dynamic("enter", TypeDescription.ForLoadedType.of(long.class),
-                    Collections.<TypeDescription>emptyList(), Collections.singletonList(JavaConstant.Simple.ofLoaded(id))));
         }
     }
 

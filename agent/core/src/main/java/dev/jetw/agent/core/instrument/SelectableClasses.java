@@ -64,9 +64,16 @@ final class SelectableClasses {
      * then decides, as without this test).
      */
     private boolean holdsAnyAnnotation(byte[] classFile) {
-        return ConstantPool.walk(classFile, (tag, file, at, length) -> tag == ConstantPool.UTF8 && isDescriptor(file, at, length))
-                != ConstantPool.End.ALL_VISITED;
+        return ConstantPool.walk(classFile, annotationEntry) != ConstantPool.End.ALL_VISITED;
     }
+
+    /** A Utf8 entry that is one of the descriptors (a class, not a lambda: it is first used in premain, where a lambda costs ~1-5 ms). */
+    private final ConstantPool.Visitor annotationEntry = new ConstantPool.Visitor() {
+        @Override
+        public boolean found(int tag, byte[] file, int at, int length) {
+            return tag == ConstantPool.UTF8 && isDescriptor(file, at, length);
+        }
+    };
 
     private boolean isDescriptor(byte[] classFile, int from, int length) {
         for (byte[] descriptor : annotationDescriptors) {

@@ -1,6 +1,7 @@
 /**
- * Byte Buddy: {@link dev.jetw.agent.core.instrument.Instrumenter} puts the call advice (linked or byte-checked
- * entry) into the selected methods and the API advice into {@code dev.jetw.api.Jetw}, restores the classes at
+ * Byte Buddy: {@link dev.jetw.agent.core.instrument.Instrumenter} puts the call advice into the selected methods
+ * (woven by {@link dev.jetw.agent.core.instrument.LinkedCallWeaver} into class files of Java 7 and later,
+ * docs/weaving.md; Byte Buddy's Advice with the byte-checked entry into older ones) and the API advice into {@code dev.jetw.api.Jetw}, restores the classes at
  * detach, and keeps classes with NaN constants and trivial methods out. At start-up
  * {@link dev.jetw.agent.core.instrument.FirstMatchTransformer} stands in for it, without Byte Buddy, until the first
  * class the options may select loads; at attach {@link dev.jetw.agent.core.instrument.AttachRamp} instruments the

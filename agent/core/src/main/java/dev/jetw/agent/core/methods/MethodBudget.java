@@ -20,11 +20,16 @@ import java.util.TreeSet;
  */
 final class MethodBudget {
 
-    /** Methods by rank, ties (practically never) by name. */
-    static final Comparator<MethodRegistry.Entry> BY_RANK = (a, b) -> {
-        int c = Long.compareUnsigned(a.rank, b.rank);
-        return c != 0 ? c : a.key().compareTo(b.key());
-    };
+    /** Methods by rank, ties (practically never) by name (a class, not a lambda: a lambda on premain's path spins a class at run time, and the first one sets up the JVM's lambda machinery, ~5 ms; BENCHMARKS.md §15). */
+    static final Comparator<MethodRegistry.Entry> BY_RANK = new ByRank();
+
+    private static final class ByRank implements Comparator<MethodRegistry.Entry> {
+        @Override
+        public int compare(MethodRegistry.Entry a, MethodRegistry.Entry b) {
+            int c = Long.compareUnsigned(a.rank, b.rank);
+            return c != 0 ? c : a.key().compareTo(b.key());
+        }
+    }
 
     /** One rule's share and state. */
     static final class Group {

@@ -5,7 +5,9 @@ import dev.jetw.etw.BackendLimits;
 import dev.jetw.etw.ConfigException;
 import dev.jetw.etw.EtwBackends;
 import dev.jetw.etw.SessionConfig;
+import dev.jetw.etw.ProcessId;
 import dev.jetw.etw.SessionConfigParser;
+import dev.jetw.etw.UnpredictableBytes;
 import dev.jetw.etl.TraceLevel;
 
 import java.io.IOException;
@@ -269,17 +271,19 @@ public final class AgentOptions {
 
     /**
      * {@code ./jetw-<pid>-<8 random hex digits>.etl}: the suffix makes the name unpredictable, so that nobody
-     * can prepare that path (a link, a file) in a shared writable working directory before the JVM writes it.
+     * can prepare that path (a link, a file) in a shared writable working directory before the JVM writes it
+     * (the file is then created exclusively, owner-only: TraceFiles). Its 32 bits come from the kernel's random
+     * device ({@link UnpredictableBytes}), not from a SecureRandom whose set-up cost premain ~15 ms.
      */
     static Path defaultLogFile() {
-        String suffix = String.format("%08x", new java.security.SecureRandom().nextInt());
-        return Paths.get("jetw-" + Pid.current() + "-" + suffix + ".etl").toAbsolutePath().normalize();
+        String suffix = UnpredictableBytes.hex(4);
+        return Paths.get("jetw-" + ProcessId.current() + "-" + suffix + ".etl").toAbsolutePath().normalize();
     }
 
     /** Accumulates options in order; later scalar values override earlier ones, lists grow. */
     private static final class Parser {
         final SessionConfig.Builder session = SessionConfig.builder()
-                .sessionName("jetw-" + Pid.current())
+                .sessionName("jetw-" + ProcessId.current())
                 .logFile(defaultLogFile());
         final List<Rule> rules = new ArrayList<>();
         final List<MethodPattern> excludes = new ArrayList<>();

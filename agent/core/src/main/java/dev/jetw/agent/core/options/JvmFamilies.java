@@ -3,7 +3,9 @@ package dev.jetw.agent.core.options;
 import dev.jetw.etl.JvmEventSchema;
 import dev.jetw.etw.ConfigException;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -27,7 +29,10 @@ final class JvmFamilies {
 
     private static final String ALLOWED = "allowed: all, none, or a list of " + String.join(", ", JvmEventSchema.FAMILIES)
             + " (separated by ',' '+' or ';')";
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(ns|us|ms|s)?", Pattern.CASE_INSENSITIVE);
+    /** Compiled at the first jvmThreshold=: a first regex costs ~10 ms of premain (BENCHMARKS.md §15), and the default needs none. */
+    private static final class Duration {
+        static final Pattern PATTERN = Pattern.compile("(\\d{1,9})\\s*(ns|us|ms|s)?", Pattern.CASE_INSENSITIVE);
+    }
 
     private JvmFamilies() {
     }
@@ -35,7 +40,8 @@ final class JvmFamilies {
     /** The selected families in JvmEventSchema.FAMILIES order. */
     static Set<String> parse(String key, String value) {
         Set<String> named = new LinkedHashSet<>();
-        for (String item : value.split("[,+;]")) {
+        List<String> items = items(value);
+        for (String item : items) {
             String f = item.trim().toLowerCase(Locale.ROOT);
             if (f.isEmpty()) {
                 continue;
@@ -43,7 +49,7 @@ final class JvmFamilies {
             if (f.equals("all")) {
                 named.addAll(JvmEventSchema.FAMILIES);
             } else if (f.equals("none")) {
-                if (value.split("[,+;]").length > 1) {
+                if (items.size() > 1) {
                     throw new ConfigException(key, value, "none cannot be combined with families; " + ALLOWED);
                 }
             } else if (JvmEventSchema.FAMILIES.contains(f)) {
@@ -64,9 +70,28 @@ final class JvmFamilies {
         return ordered;
     }
 
+    /**
+     * The items of a list separated by ',' '+' or ';', as {@code String.split("[,+;]")} gives them (trailing empty
+     * items dropped), by a char test instead of a regex.
+     */
+    static List<String> items(String value) {
+        List<String> items = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i <= value.length(); i++) {
+            if (i == value.length() || value.charAt(i) == ',' || value.charAt(i) == '+' || value.charAt(i) == ';') {
+                items.add(value.substring(from, i));
+                from = i + 1;
+            }
+        }
+        while (!items.isEmpty() && items.get(items.size() - 1).isEmpty()) {
+            items.remove(items.size() - 1);
+        }
+        return items;
+    }
+
     /** {@code 20ms}, {@code 500us}, {@code 1s}, {@code 0}: nanoseconds (a bare number is milliseconds). */
     static long parseThreshold(String key, String value) {
-        Matcher m = DURATION.matcher(value.trim());
+        Matcher m = Duration.PATTERN.matcher(value.trim());
         if (!m.matches()) {
             throw new ConfigException(key, value, "allowed: a duration such as 0, 500us, 20ms, 1s (a bare number is milliseconds)");
         }

@@ -1,12 +1,12 @@
 package dev.jetw.agent.core.session;
 
 import dev.jetw.etw.EtwException;
+import dev.jetw.etw.UnpredictableBytes;
 import dev.jetw.etw.Win32Error;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.security.SecureRandom;
 import java.text.SimpleDateFormat;
 import java.util.Date;
 
@@ -26,7 +26,7 @@ public final class DumpFiles {
         Path folder = logFile == null || logFile.toAbsolutePath().getParent() == null
                 ? Paths.get("").toAbsolutePath() : logFile.toAbsolutePath().getParent();
         String time = new SimpleDateFormat("yyyyMMdd-HHmmss").format(new Date());
-        String random = String.format("%04x", new SecureRandom().nextInt(0x10000));
+        String random = UnpredictableBytes.hex(2);
         return folder.resolve(stem + "-dump-" + time + "-" + random + ".etl");
     }
 

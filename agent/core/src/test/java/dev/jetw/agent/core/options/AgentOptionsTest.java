@@ -23,7 +23,7 @@ class AgentOptionsTest {
     @Test
     void defaults() {
         AgentOptions o = AgentOptions.parse("");
-        long pid = Pid.current();
+        long pid = dev.jetw.etw.ProcessId.current();
         assertTrue(pid > 0);
         assertEquals("jetw-" + pid, o.session.sessionName());
         assertEquals(Paths.get("").toAbsolutePath(), o.session.logFile().getParent());

@@ -1,0 +1,63 @@
+package dev.jetw.agent.core.instrument;
+
+import dev.jetw.agent.core.methods.MethodRegistry;
+import dev.jetw.bootstrap.Dispatcher;
+import dev.jetw.bootstrap.MethodEntries;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
+
+/**
+ * Puts the linked call advice into the selected methods of class files of Java 7 and later, in place of Byte
+ * Buddy's {@code Advice} (which re-read and copied the advice class's code and recomputed its frames for every
+ * method: most of a short job's time under a whole-library include, BENCHMARKS.md §15 and §17): a
+ * {@link LinkedCallVisitor} per method, with the method's id and its original max_locals (docs/weaving.md).
+ * Constructors are never selected: the uninitialized {@code this} before the super constructor's call cannot be
+ * covered by one handler.
+ */
+final class LinkedCallWeaver implements AsmVisitorWrapper.ForDeclaredMethods.MethodVisitorWrapper {
+
+    /** Where the weaver reads a method's original max_locals. */
+    interface MaxLocals {
+        /** {@code method}'s (name + descriptor) max_locals in {@code typeName}'s class file being transformed, or -1. */
+        int maxLocals(String typeName, String method);
+    }
+
+    private final MethodRegistry registry;
+    private final MaxLocals maxLocals;
+
+    LinkedCallWeaver(MethodRegistry registry, MaxLocals maxLocals) {
+        this.registry = registry;
+        this.maxLocals = maxLocals;
+    }
+
+    /** The weaving of the methods {@code selected} picks out of the class being transformed. */
+    AsmVisitorWrapper on(ElementMatcher<? super MethodDescription> selected) {
+        return new AsmVisitorWrapper.ForDeclaredMethods().readerFlags(ClassReader.EXPAND_FRAMES).invokable(selected, this);
+    }
+
+    @Override
+    public MethodVisitor wrap(TypeDescription type, MethodDescription method, MethodVisitor methodVisitor,
+                              Implementation.Context implementationContext, TypePool typePool, int writerFlags, int readerFlags) {
+        if (!method.isMethod() || method.isAbstract() || method.isNative()) {
+            throw new IllegalArgumentException("only methods with code are woven, not " + method);
+        }
+        int slot = maxLocals.maxLocals(type.getName(), method.getInternalName() + method.getDescriptor());
+        int id = registry.idOf(type.getName(), method.getInternalName(), method.getDescriptor());
+        if (slot < 0 || id == 0) {
+            Dispatcher.failed(new IllegalStateException("not woven (max_locals " + slot + ", id " + id + "): "
+                    + type.getName() + "." + method.getInternalName() + method.getDescriptor()));
+            return methodVisitor;
+        }
+        if (id < MethodEntries.MUTABLE_IDS) {
+            registry.markLinked(id); // a higher id cannot be muted: the remover still takes its advice out
+        }
+        return new LinkedCallVisitor(methodVisitor, id, slot,
+                WovenFrames.initialLocals(type.getInternalName(), method.isStatic(), method.getDescriptor()));
+    }
+}

@@ -1,0 +1,56 @@
+package dev.jetw.etw;
+
+import java.io.File;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+
+/**
+ * This JVM's process id (the agent's session and file names, the portable backend's records). On Linux the name
+ * {@code /proc/self} links to; elsewhere Java 9+'s ProcessHandle (reached by reflection: this code targets Java 8); on 8 the RuntimeMXBean's name "pid@host" carries it. Not the MXBean
+ * first: it starts the JVM's management and looks the host name up, about 0.1 s of premain; not ProcessHandle first
+ * on Linux: its first use starts its process reaper's set-up and two lambdas, the first of the JVM (~5 ms; issue 31,
+ * BENCHMARKS.md §15).
+ */
+public final class ProcessId {
+
+    private ProcessId() {
+    }
+
+    public static long current() {
+        long proc = ofProcSelf(new File("/proc/self"));
+        if (proc > 0) {
+            return proc;
+        }
+        try {
+            Class<?> ph = Class.forName("java.lang.ProcessHandle");
+            return (Long) ph.getMethod("pid").invoke(ph.getMethod("current").invoke(null));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // Java 8: the MXBean's name.
+        }
+        String name = ManagementFactory.getRuntimeMXBean().getName();
+        int at = name.indexOf('@');
+        try {
+            return Long.parseLong(at < 0 ? name : name.substring(0, at));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** The pid {@code self} (Linux's /proc/self) resolves to, or 0 where there is none. */
+    static long ofProcSelf(File self) {
+        try {
+            String name = self.getCanonicalFile().getName();
+            if (name.isEmpty() || name.length() > 18) {
+                return 0;
+            }
+            for (int i = 0; i < name.length(); i++) {
+                if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+                    return 0;
+                }
+            }
+            return Long.parseLong(name);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.jetw.etw;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The process id without ProcessHandle's first-use cost in premain: /proc/self's target on Linux, else ProcessHandle. */
+class ProcessIdTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theProcessIdIsTheJvmsOwn() {
+        assertEquals(ProcessHandle.current().pid(), ProcessId.current());
+    }
+
+    @Test
+    void procSelfIsReadWhereItExists() {
+        assumeTrue(new File("/proc/self").exists(), "no /proc here: ProcessHandle gives it");
+        assertEquals(ProcessHandle.current().pid(), ProcessId.ofProcSelf(new File("/proc/self")));
+    }
+
+    @Test
+    void theLinksTargetNameIsThePidAndAnythingElseIsNone() throws IOException {
+        Files.createDirectory(dir.resolve("4242"));
+        Path self = Files.createSymbolicLink(dir.resolve("self"), dir.resolve("4242"));
+        assertEquals(4242, ProcessId.ofProcSelf(self.toFile()));
+        assertEquals(0, ProcessId.ofProcSelf(dir.resolve("missing").toFile()), "no such file: its own name, not digits");
+        Files.createDirectory(dir.resolve("not-a-pid"));
+        assertEquals(0, ProcessId.ofProcSelf(dir.resolve("not-a-pid").toFile()));
+    }
+}
