@@ -28,6 +28,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>java -Dpairs=3 -cp benchmarks/target/benchmarks.jar dev.jetw.bench.real.AttachTransientRun agent/dist/target/jetw-agent.jar [OTHER_AGENT_JAR ...]</pre>
  *
+ * An arm {@code JAR::OPTIONS} attaches that jar with OPTIONS added to the common options (e.g. two arms of one jar,
+ * {@code jetw-agent.jar::attachHot=now jetw-agent.jar::attachHot=defer}).
+ *
  * System properties: pairs (3: rounds of all arms), warm (20 s), after (30 s), baseline (5 s), options ({@code include=org.h2.**}; the
  * attach options, to which {@code backend=portable,file=...} is added), detach (true: detach at the end and report how
  * long the command took), jvmFlags (extra flags for both arms' JVMs, split at spaces; {@code {run}} becomes the
@@ -36,6 +39,8 @@ import java.util.concurrent.TimeUnit;
 public final class AttachTransientRun {
 
     private final List<Path> agents = new ArrayList<>();
+    /** Per agent arm: options added to {@link #options} (after {@code ::} in its argument), or "". */
+    private final List<String> armOptions = new ArrayList<>();
     private final Path classpath;
     private final Path dir;
     private final String java = System.getProperty("java", Paths.get(System.getProperty("java.home"), "bin", "java").toString());
@@ -49,7 +54,9 @@ public final class AttachTransientRun {
 
     private AttachTransientRun(String[] agents) throws IOException {
         for (String a : agents) {
-            this.agents.add(Paths.get(a).toAbsolutePath());
+            int sep = a.indexOf("::");
+            this.agents.add(Paths.get(sep < 0 ? a : a.substring(0, sep)).toAbsolutePath());
+            this.armOptions.add(sep < 0 ? "" : "," + a.substring(sep + 2));
         }
         this.classpath = Paths.get(AttachTransientRun.class.getProtectionDomain().getCodeSource().getLocation().getPath());
         this.dir = Files.createTempDirectory("jetw-attach");
@@ -73,7 +80,7 @@ public final class AttachTransientRun {
             for (int k = 0; k < arms; k++) {
                 int a = (k + p) % arms;
                 Path agent = a == 0 ? null : run.agents.get(a - 1);
-                results.get(a).add(run.arm("r" + p + (a == 0 ? "-alone" : "-attach" + a), agent));
+                results.get(a).add(run.arm("r" + p + (a == 0 ? "-alone" : "-attach" + a), agent, a == 0 ? "" : run.armOptions.get(a - 1)));
             }
         }
         System.out.println("-- summary, mean [95 % CI] over " + pairs + " rounds");
@@ -91,7 +98,7 @@ public final class AttachTransientRun {
                 attach[p] = rs.get(p).commandMillis;
                 detach[p] = rs.get(p).detachMillis;
             }
-            System.out.println("attached with " + run.agents.get(a - 1) + ":");
+            System.out.println("attached with " + run.agents.get(a - 1) + run.armOptions.get(a - 1) + ":");
             System.out.println("  lost " + RealWorkloadRun.meanAndInterval(lost, "%.2f") + " baseline-s " + Arrays.toString(round2(lost))
                     + "; minus the JVM left alone in the same round " + RealWorkloadRun.meanAndInterval(diff, "%.2f"));
             System.out.println("  longest below 0.5 x " + Arrays.toString(round2(below(rs))) + " s");
@@ -125,7 +132,7 @@ public final class AttachTransientRun {
     }
 
     /** One JVM: warm, the instant (an attach of {@code agent}, or nothing when null), the window, then detach (if attached) and quit. */
-    private Arm arm(String name, Path agent) throws Exception {
+    private Arm arm(String name, Path agent, String extraOptions) throws Exception {
         boolean attachNow = agent != null;
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
@@ -156,7 +163,7 @@ public final class AttachTransientRun {
             Path etl = dir.resolve(name + ".etl");
             if (attachNow) {
                 long t0 = System.nanoTime();
-                String reply = jetw(agent, "attach", pid, options + ",backend=portable,file=" + etl);
+                String reply = jetw(agent, "attach", pid, options + extraOptions + ",backend=portable,file=" + etl);
                 arm.commandMillis = (System.nanoTime() - t0) / 1_000_000;
                 if (!reply.startsWith("jetw agent attached")) {
                     throw new IllegalStateException("attach failed: " + reply);
@@ -169,6 +176,10 @@ public final class AttachTransientRun {
             Thread.sleep(2 * PacedShop.TICK_MILLIS); // the window's last ticks
             in.println("mark");
             arm.reply("mark ");
+            if (attachNow) { // what the ramp did in the window (an older agent has no such line)
+                jetw(agent, "status", pid).lines().filter(l -> l.startsWith("attach ramp:") || l.startsWith("methods "))
+                        .forEach(l -> System.out.println("  " + name + " " + l));
+            }
             if (attachNow && detach) {
                 long t0 = System.nanoTime();
                 String reply = jetw(agent, "detach", pid);

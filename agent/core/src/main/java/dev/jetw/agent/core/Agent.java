@@ -9,7 +9,9 @@ import dev.jetw.agent.core.instrument.Instrumenter;
 import dev.jetw.agent.core.methods.MethodRegistry;
 import dev.jetw.agent.core.methods.Selection;
 import dev.jetw.agent.core.options.AgentOptions;
+import dev.jetw.agent.core.options.AttachHot;
 import dev.jetw.agent.core.options.Durations;
+import dev.jetw.etw.ProcessId;
 import dev.jetw.agent.core.runtime.RuntimeEvents;
 import dev.jetw.agent.core.session.DumpFiles;
 import dev.jetw.agent.core.session.EventOutcomes;
@@ -178,7 +180,7 @@ final class Agent {
         instrumenter = i;
         ClassFileTransformer loads = null;
         if (ramped) {
-            ramp = new AttachRamp(i, selection);
+            ramp = new AttachRamp(i, selection, options.attachHot);
             ramp.start();
         } else if (routedLoads == null) {
             i.install();
@@ -235,14 +237,17 @@ final class Agent {
         }
     }
 
-    /** Waits until the attach ramp has instrumented the loaded classes (at once without one). */
+    /**
+     * Waits until the attach ramp's first tier is instrumented (at once without a ramp): the attach command replies then
+     * and the ramp goes on in the background (docs/attach-ramp.md).
+     */
     void awaitRamp() {
         AttachRamp r = ramp;
         if (r == null) {
             return;
         }
         try {
-            r.await();
+            r.awaitFirstTier();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -255,7 +260,17 @@ final class Agent {
                 + ", file " + session.file() + ", " + registry.count() + " methods instrumented so far"
                 + " (classes loaded later are instrumented as they load)"
                 + (options.hotMethods == null ? "" : ", hot methods: " + options.hotMethods.size() + " in " + options.hotMethods.path())
-                + ", jvm events " + (events == null ? jvmEventsBeforeFirstMatch() : events.startLine());
+                + ", jvm events " + (events == null ? jvmEventsBeforeFirstMatch() : events.startLine()) + rampLine();
+    }
+
+    /** Nothing without a ramp or with nothing after its first tier; else that it goes on and how to follow it. */
+    private String rampLine() {
+        AttachRamp r = ramp;
+        if (r == null || !r.continuesAfterFirstTier()) {
+            return "";
+        }
+        return "\nattach ramp: the first tier is in; the other loaded classes follow in the background (hot classes: "
+                + AttachHot.KEY + "=" + options.attachHot.value() + "); follow it with: jetw status " + ProcessId.current();
     }
 
     /** The human-readable status: session, backend, file, methods, events, errors. */

@@ -38,6 +38,7 @@ class AttachIT {
             Path first = temp.resolve("first.etl");
             ChildJvm.Result attached = ChildJvm.tool("attach", pid, "include=" + WORKER, "backend=portable", "file=" + first);
             assertEquals(0, attached.exit(), attached.toString());
+            ChildJvm.awaitRampDone(pid); // the attach replies after the ramp's first tier; the loaded classes follow
             work(target);
             work(target);
 
@@ -78,6 +79,7 @@ class AttachIT {
             Path second = temp.resolve("second.etl");
             ChildJvm.Result again = ChildJvm.tool("attach", pid, "include=" + WORKER + "#compute", "backend=portable", "file=" + second);
             assertEquals(0, again.exit(), again.toString());
+            ChildJvm.awaitRampDone(pid); // the attach replies after the ramp's first tier; the loaded classes follow
             work(target);
             assertEquals(0, ChildJvm.tool("detach", pid).exit());
             TraceFile secondTrace = TraceFile.read(second);
@@ -141,6 +143,7 @@ class AttachIT {
             ChildJvm.Result attached = ChildJvm.tool("attach", pid, include.toString(), "backend=portable", "file=" + file);
             assertEquals(0, attached.exit(), attached.toString());
             assertTrue(attached.stdout().startsWith("jetw agent attached"), attached.toString());
+            ChildJvm.awaitRampDone(pid); // the attach replies after the ramp's first tier; the loaded classes follow
             work(target);
 
             ChildJvm.Result same = ChildJvm.tool("attach", pid, include.toString(), "backend=portable", "file=" + file);

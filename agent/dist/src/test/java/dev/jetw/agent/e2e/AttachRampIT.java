@@ -10,14 +10,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The attach ramp (docs/attach-ramp.md) against a running JVM: the loaded classes are instrumented in the order it
- * documents (first classes seen waiting or deep in a stack, then classes holding a method running hot, then classes
- * not seen running, each tier in class-name order), and the methods running hot get no advice. Method ids are given in the
- * order methods are instrumented, so the trace's rundown shows the order.
+ * documents (first the classes seen only waiting in a stack, then the classes not seen, each in class-name order; the
+ * hot classes, on a running stack or compiled, last together with attachHot=defer, first with now, never with
+ * skip), the methods running hot get no advice, the attach command replies after the first tier and status shows the
+ * progress. Method ids are given in the order methods are instrumented, so the trace's rundown shows the order.
  */
 class AttachRampIT {
 
@@ -26,22 +31,51 @@ class AttachRampIT {
     @TempDir
     Path temp;
 
+    /** attachHot= as given (null: the default), the hot classes' part of status, the classes in the trace's order. */
+    static Stream<Arguments> deferAndNow() {
+        return Stream.of(
+                Arguments.of(null, "defer", "deferred, together after the others, 3 done, 0 left; 4",
+                        List.of("Waiter", "ColdA", "ColdB", "Middle", "Outer", "Spinner")),
+                Arguments.of("now", "now", "3 retransformed with the first tier; 4",
+                        List.of("Waiter", "Middle", "Outer", "Spinner", "ColdA", "ColdB")));
+    }
+
+    /**
+     * The default defers the hot classes (on a running stack) after those seen only waiting and those not seen; now
+     * retransforms them with the first call; both reply after the first tier and leave the running-hot methods out.
+     */
+    @ParameterizedTest
+    @MethodSource("deferAndNow")
+    void ordersTheTiersAndRepliesAfterTheFirst(String given, String attachHot, String hotPart, List<String> order) throws Exception {
+        Ramped r = attach(given);
+        assertTrue(r.reply.contains("attach ramp: the first tier is in; the other loaded classes follow in the background (hot classes:"
+                + " attachHot=" + attachHot + "); follow it with: jetw status " + r.pid), r.reply);
+        r.assertDone(6, attachHot, hotPart, order, "attachHot=" + attachHot);
+        r.assertHotMethodsLeftOut();
+    }
+
     @Test
-    void instrumentsTheTiersInOrderAndLeavesTheHotMethodsOut() throws Exception {
+    void attachHotSkipLeavesTheHotClassesAlone() throws Exception {
+        Ramped r = attach("skip");
+        r.assertDone(3, "skip", "not retransformed in this attach \\(their methods are not traced\\); 0",
+                List.of("Waiter", "ColdA", "ColdB"), "the hot classes are neither named nor traced");
+    }
+
+    /** Attaches (attachHot= when not null), waits for the ramp's end through status, detaches and reads the trace. */
+    private Ramped attach(String attachHot) throws Exception {
         try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading"), ChildJvm.appClassPath(), RampTargetApp.class)) {
             target.awaitStdout(l -> l.startsWith("ready 4 "), "ready");
             String pid = Long.toString(target.pid());
-            Path etl = temp.resolve("ramp.etl");
-            ChildJvm.Result attached = ChildJvm.tool("attach", pid, "include=" + PACKAGE + "**", "backend=portable", "jvm=none", "file=" + etl);
+            Path etl = temp.resolve("ramp-" + attachHot + ".etl");
+            List<String> args = new ArrayList<>(List.of("attach", pid, "include=" + PACKAGE + "**", "backend=portable", "jvm=none", "file=" + etl));
+            if (attachHot != null) {
+                args.add("attachHot=" + attachHot);
+            }
+            ChildJvm.Result attached = ChildJvm.tool(args.toArray(new String[0]));
             assertEquals(0, attached.exit(), attached.toString());
 
-            // The attach command returns when the ramp is done; status says what it did. Offered: the loaded classes of
-            // com.acme (RampTargetApp too, its main thread waiting on stdin, which the include then does not match).
-            ChildJvm.Result status = ChildJvm.tool("status", pid);
-            assertEquals(0, status.exit(), status.toString());
-            String ramp = status.stdout().lines().filter(l -> l.startsWith("attach ramp:")).findFirst().orElseThrow(() -> new AssertionError(status.toString()));
-            assertTrue(ramp.matches("attach ramp:\\s+done, 6 of 6 classes retransformed so far \\(of 7 loaded classes offered: "
-                    + "3 seen waiting or deep in a stack, 2 not seen, 2 holding a method running hot\\); 4 methods left out as running hot .*"), ramp);
+            // Status answers while the ramp goes on.
+            String ramp = ChildJvm.awaitRampDone(pid);
 
             int from = target.stdoutLineCount();
             target.send("cold");
@@ -58,26 +92,43 @@ class AttachRampIT {
                     order.add(simple);
                 }
             }
-            assertEquals(List.of("Outer", "Waiter", "Middle", "Spinner", "ColdA", "ColdB"), order,
-                    "seen waiting or deep, then holding hot methods (together, first), then not seen; each by name");
+            assertEquals(1, trace.count(EventType.START, trace.methodId(PACKAGE + "ColdA", "run")), "the cold class is traced");
+            assertEquals(1, trace.count(EventType.START, trace.methodId(PACKAGE + "ColdB", "run")));
 
+            target.send("exit");
+            assertEquals(0, target.waitForExit(), target.toString());
+            return new Ramped(pid, attached.stdout(), ramp, order, trace, etl);
+        }
+    }
+
+    private record Ramped(String pid, String reply, String status, List<String> order, TraceFile trace, Path etl) {
+
+        /**
+         * Status says the ramp is done with {@code done} classes retransformed, the tiers of the 7 offered (RampTargetApp
+         * too, its main thread waiting on stdin, which the include does not match), the hot classes' part up to the
+         * count of methods left out; the trace's classes come in {@code order}.
+         */
+        void assertDone(int done, String attachHot, String hotPartAndLeftOut, List<String> order, String why) {
+            assertTrue(status.matches("attach ramp:\\s+done, " + done + " of " + done + " classes retransformed so far \\(of 7 loaded classes offered: "
+                    + "2 seen only waiting in a stack, 2 not seen, 3 hot: on a running stack or compiled\\); hot classes \\(attachHot=" + attachHot
+                    + "\\): " + hotPartAndLeftOut + " methods left out as running hot .*"), status);
+            assertEquals(order, this.order, why + "; each tier by name");
+        }
+
+        /** The four methods running hot have no call and the trace says why (MethodExclusion, in etl summary). */
+        void assertHotMethodsLeftOut() throws Exception {
             for (String hot : List.of("Spinner#step", "Spinner#spin", "Middle#a", "Middle#b")) {
                 String[] cm = hot.split("#");
                 int id = trace.methodId(PACKAGE + cm[0], cm[1]);
                 assertEquals(0, trace.count(EventType.START, id), hot + " running hot: no call written");
             }
-            assertEquals(1, trace.count(EventType.START, trace.methodId(PACKAGE + "ColdA", "run")), "the cold class is traced");
-            assertEquals(1, trace.count(EventType.START, trace.methodId(PACKAGE + "ColdB", "run")));
-
+            assertTrue(trace.methodStarts.values().stream().anyMatch(m -> m.className().equals(PACKAGE + "Outer")), "Outer is named");
             ChildJvm.Result summary = ChildJvm.tool("etl", "summary", etl.toString());
             assertEquals(0, summary.exit(), summary.toString());
             String why = summary.stdout().lines().filter(l -> l.contains(JetwSchema.EXCLUSION_RUNNING_AT_ATTACH)).sorted()
                     .collect(Collectors.joining("\n"));
             assertTrue(why.contains(PACKAGE + "Spinner.step()V  " + JetwSchema.EXCLUSION_RUNNING_AT_ATTACH + ": 0 calls observed"), summary.stdout());
             assertEquals(4, why.lines().count(), "the trace says why each hot method is absent:\n" + why);
-
-            target.send("exit");
-            assertEquals(0, target.waitForExit(), target.toString());
         }
     }
 }

@@ -85,6 +85,27 @@ final class ChildJvm implements AutoCloseable {
         return run(command);
     }
 
+    /**
+     * Waits until the attach ramp in the JVM {@code pid} is done (its status line starts with "done"; the attach
+     * command replies after the ramp's first tier, docs/attach-ramp.md) and returns that line.
+     */
+    static String awaitRampDone(String pid) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        String line = "(no status yet)";
+        while (System.nanoTime() < deadline) {
+            Result status = tool("status", pid);
+            if (status.exit() != 0) {
+                throw new AssertionError("status while waiting for the attach ramp: " + status);
+            }
+            line = status.stdout().lines().filter(l -> l.startsWith("attach ramp:")).findFirst().orElse("(no attach ramp line)\n" + status);
+            if (line.matches("attach ramp:\\s+done.*")) {
+                return line;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the attach ramp was not done after " + TIMEOUT_SECONDS + " s: " + line);
+    }
+
     /** Runs {@code command} to completion. */
     static Result run(List<String> command) throws Exception {
         try (ChildJvm child = new ChildJvm(new ProcessBuilder(command).start(), String.join(" ", command))) {

@@ -43,6 +43,7 @@ class CrossThreadIT {
             ChildJvm.Result attached = ChildJvm.tool("attach", pid, "include=" + SCENARIOS + ";" + WORK, "backend=portable", "file=" + etl,
                     "jvm=none");
             assertEquals(0, attached.exit(), attached.toString());
+            ChildJvm.awaitRampDone(pid); // the attach replies after the ramp's first tier; the loaded classes follow
 
             int from = target.stdoutLineCount();
             target.send("run");
@@ -71,6 +72,7 @@ class CrossThreadIT {
             ChildJvm.Result again = ChildJvm.tool("attach", pid, "include=" + SCENARIOS + ";" + WORK, "backend=portable", "file=" + off,
                     "jvm=none", "propagate=false");
             assertEquals(0, again.exit(), again.toString());
+            ChildJvm.awaitRampDone(pid); // the attach replies after the ramp's first tier; the loaded classes follow
             from = target.stdoutLineCount();
             target.send("frames");
             assertEquals("frames 0", target.awaitStdout(from, l -> l.startsWith("frames "), "frames with propagate=false"));

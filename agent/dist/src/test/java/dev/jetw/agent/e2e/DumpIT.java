@@ -25,6 +25,7 @@ class DumpIT {
             ChildJvm.Result attached = ChildJvm.tool("attach", pid, "include=" + AttachIT.WORKER, "backend=portable",
                     "preset=always-on", "file=" + ring);
             assertEquals(0, attached.exit(), attached.toString());
+            ChildJvm.awaitRampDone(pid); // the attach replies after the ramp's first tier; the loaded classes follow
             work(target);
 
             Path dump = temp.resolve("dump.etl");

@@ -72,6 +72,7 @@ class EveryCommandIT {
             String pid = Long.toString(target.pid());
             Path handoff = temp.resolve("handoff.etl");
             assertEquals(0, ChildJvm.tool("attach", pid, "include=com.acme.app.**", "file=" + handoff).exit());
+            ChildJvm.awaitRampDone(pid); // the attach replies after the ramp's first tier; the loaded classes follow
             int from = target.stdoutLineCount();
             target.send("run");
             target.awaitStdout(from, "ran"::equals, "ran");
@@ -84,6 +85,7 @@ class EveryCommandIT {
             String pid = Long.toString(target.pid());
             Path ring = temp.resolve("ring.etl");
             assertEquals(0, ChildJvm.tool("attach", pid, "include=" + AttachIT.WORKER, "preset=always-on", "file=" + ring).exit());
+            ChildJvm.awaitRampDone(pid); // the attach replies after the ramp's first tier; the loaded classes follow
             int from = target.stdoutLineCount();
             target.send("work");
             target.awaitStdout(from, AttachIT.EXPECTED_RESULT::equals, AttachIT.EXPECTED_RESULT);

@@ -141,6 +141,7 @@ class NoExtractionIT {
             Path etl = temp.resolve("attached.etl");
             ChildJvm.Result attached = tool(tmpOptions, "attach", pid, "include=com.acme.**,backend=portable,jvm=none,file=" + etl);
             assertEquals(0, attached.exit(), attached.toString());
+            ChildJvm.awaitRampDone(pid); // the attach replies after the ramp's first tier; the loaded classes follow
             int from = target.stdoutLineCount();
             target.send("work");
             target.awaitStdout(from, AttachIT.EXPECTED_RESULT::equals, AttachIT.EXPECTED_RESULT);

@@ -1,6 +1,7 @@
 package dev.jetw.agent.core.instrument;
 
 import dev.jetw.agent.core.methods.Selection;
+import dev.jetw.agent.core.options.AttachHot;
 import dev.jetw.agent.core.options.HotMethods;
 import dev.jetw.bootstrap.Dispatcher;
 import dev.jetw.etl.JetwSchema;
@@ -17,25 +18,22 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Instrumenting a running application without stalling it (docs/attach-ramp.md). At attach, on its own thread:
  * <ol>
- * <li>samples every thread's stack {@link #SAMPLES} times, {@link #SAMPLE_INTERVAL_MILLIS} ms apart
- *     ({@link RunningMethods});</li>
- * <li>retransforms first, in one call, the loaded classes the options select that were seen in the samples: those
- *     with a method seen waiting or deep in a stack (slow calls, near I/O), then those holding a method seen running
- *     hot, whose hot methods get no advice (the path {@code hotMethods=} takes: registered, named, excluded from the
- *     start); then the classes not seen (rarely called), in batches of {@link #BATCH_CLASSES}; each tier in
- *     class-name order;</li>
- * <li>pauses after each call for {@link #PAUSE_PER_BUSY} times as long as it took, at least
- *     {@link #MIN_PAUSE_MILLIS} and at most {@link #MAX_PAUSE_MILLIS} ms, so that the retransformation and the
- *     recompilation it causes take a bounded share of the machine, and a busy machine does not stretch the ramp
- *     without end.</li>
+ * <li>reads which classes hold compiled code ({@link CompiledClasses}, before it starts), then samples every thread's
+ *     stack {@link #SAMPLES} times, {@link #SAMPLE_INTERVAL_MILLIS} ms apart ({@link RunningMethods});</li>
+ * <li>retransforms first, in one call, the loaded classes the options select that were seen only waiting (slow calls,
+ *     near I/O): the first tier, after which the attach command replies; then the classes neither seen nor compiled
+ *     (rarely called), in batches of {@link #BATCH_CLASSES}; then the hot classes (on a running stack or compiled) as
+ *     {@code attachHot=} says: together in one last call (defer), in the first call (now) or not at all (skip). Each tier in class-name order. The methods running hot get no advice (the
+ *     path {@code hotMethods=} takes: registered, named, excluded from the start);</li>
+ * <li>pauses after each batch of those not seen for {@link #PAUSE_PER_BUSY} times as long as it took, at least
+ *     {@link #MIN_PAUSE_MILLIS} and at most {@link #MAX_PAUSE_MILLIS} ms, so that a busy machine does not stretch the
+ *     ramp without end.</li>
  * </ol>
- * Why: a retransformation makes the JVM throw compiled code away, and advice in hot methods runs on every call until
- * adaptive exclusion mutes it; doing the whole library at once dropped a busy H2 application to 0.02 × for 15 s
- * (BENCHMARKS.md §16). Why the classes seen go first and together: the first retransformation in a JVM started without
- * an agent throws away all compiled code whatever it retransforms (HotSpot has recorded no dependencies to be more
- * selective), so the classes on the running stacks, which the JIT compiles again first, go in with it and are
- * compiled again once rather than twice; the classes not seen are rarely inlined into running code, so their later
- * batches throw little away.
+ * Why the hot classes go last: retransforming a class throws away the compiled code of all its methods (the JVM makes
+ * new methods, without code) and of every method that inlined one of them, and the application runs that code
+ * interpreted until the JIT compiles it again. Why together: the large compiled methods inline many hot classes, so
+ * retransforming them one at a time threw the same compiled code away once per class (on H2, 129 hot classes one by
+ * one cost the JIT 34 s of CPU in 150 s: BENCHMARKS.md §16, addendum of issue 31).
  */
 public final class AttachRamp implements Runnable {
 
@@ -51,25 +49,38 @@ public final class AttachRamp implements Runnable {
 
     private final Instrumenter instrumenter;
     private final Selection selection;
+    private final AttachHot attachHot;
     private final RunningMethods running = new RunningMethods();
     /** Hot methods left out, as CLASS.METHOD(DESCRIPTOR) (a retransformation asks again). */
     private final Set<String> leftOut = ConcurrentHashMap.newKeySet();
+    private final CountDownLatch firstTier = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
+    /** Per tier (RunningMethods.Tier): loaded classes offered, classes Byte Buddy matched, classes retransformed. */
     private final int[] tierClasses = new int[RunningMethods.Tier.values().length];
+    private final int[] tierMatched = new int[RunningMethods.Tier.values().length];
+    private final int[] tierDone = new int[RunningMethods.Tier.values().length];
+    private volatile int compiledClasses;
+    /** Set before the first pass: whether a later pass has classes to offer (the attach command's reply says so). */
+    private volatile boolean laterPasses;
     private volatile boolean stopped;
     private volatile String phase = "not started";
-    /** Classes retransformed so far, of those Byte Buddy matched (its passes so far), of those offered. */
-    private volatile int classesDone;
-    private volatile int classesMatched;
-    private volatile int classesOffered;
     private Thread thread;
 
-    public AttachRamp(Instrumenter instrumenter, Selection selection) {
+    public AttachRamp(Instrumenter instrumenter, Selection selection, AttachHot attachHot) {
         this.instrumenter = instrumenter;
         this.selection = selection;
+        this.attachHot = attachHot;
     }
 
+    /**
+     * Reads the compiled classes at once, on the attach thread, before the agent's bring-up retransforms anything (the
+     * hand-off classes of propagate=true): on JDK 17 and older that first retransformation throws all compiled code
+     * away, after which the list would name only what the JIT compiled again since. Then starts the ramp's thread.
+     */
     public void start() {
+        Set<String> compiled = CompiledClasses.read();
+        compiledClasses = compiled.size();
+        running.compiled(compiled);
         thread = dev.jetw.etw.JetwThreads.register(new Thread(this, "jetw-attach-ramp"));
         thread.setDaemon(true);
         thread.start();
@@ -92,13 +103,30 @@ public final class AttachRamp implements Runnable {
             Dispatcher.failed(e);
             phase = "failed: " + e;
         } finally {
+            firstTier.countDown();
             finished.countDown();
         }
     }
 
-    /** Waits until every loaded class is instrumented (the attach command's reply waits for this). */
+    /**
+     * Waits until the first tier (the classes seen waiting; with attachHot=now the hot classes too) is instrumented: the
+     * attach command replies then, and the ramp goes on in the background.
+     */
+    public void awaitFirstTier() throws InterruptedException {
+        firstTier.await();
+    }
+
+    /** Waits until the ramp is over (tests). */
     public void await() throws InterruptedException {
         finished.await();
+    }
+
+    /**
+     * True when classes were left for after the first tier (known before it starts, so the attach command's reply says
+     * the same whether or not the ramp has finished by the time it is written).
+     */
+    public boolean continuesAfterFirstTier() {
+        return laterPasses;
     }
 
     /** Detach: no more pauses, and back when the classes under way are done (their transformer is then complete to reset). */
@@ -123,8 +151,8 @@ public final class AttachRamp implements Runnable {
     }
 
     /**
-     * The loaded classes the ramp offers Byte Buddy (which still matches each): a first pass with the classes seen in
-     * the samples (waiting or deep, then holding hot methods), a second with those not seen; each tier in name order.
+     * The loaded classes the ramp offers Byte Buddy (which still matches each), one pass per tier in the order of
+     * {@link #passOrder}, each tier in name order.
      */
     AgentBuilder.RedefinitionStrategy.DiscoveryStrategy discovery() {
         return instrumentation -> {
@@ -142,77 +170,156 @@ public final class AttachRamp implements Runnable {
                 }
                 tiers.get(running.tierOf(name).ordinal()).add(c);
             }
-            int total = 0;
             for (int i = 0; i < tiers.size(); i++) {
                 tiers.get(i).sort(Comparator.comparing(Class::getName));
                 tierClasses[i] = tiers.get(i).size();
-                total += tierClasses[i];
             }
-            classesOffered = total;
-            List<Class<?>> seen = new ArrayList<>(tiers.get(RunningMethods.Tier.WAITING_OR_DEEP.ordinal()));
-            seen.addAll(tiers.get(RunningMethods.Tier.HOT.ordinal()));
             List<Iterable<Class<?>>> passes = new ArrayList<>();
-            passes.add(seen);
-            passes.add(tiers.get(RunningMethods.Tier.NOT_SEEN.ordinal()));
-            return passes;
+            for (List<RunningMethods.Tier> pass : passOrder(attachHot)) {
+                List<Class<?>> classes = new ArrayList<>();
+                for (RunningMethods.Tier t : pass) {
+                    classes.addAll(tiers.get(t.ordinal()));
+                }
+                passes.add(classes);
+                laterPasses |= passes.size() > 1 && !classes.isEmpty();
+            }
+            return afterFirst(passes);
         };
     }
 
-    /** The classes seen in one batch (their pass is the first), the others {@link #BATCH_CLASSES} at a time. */
-    AgentBuilder.RedefinitionStrategy.BatchAllocator batches() {
-        AgentBuilder.RedefinitionStrategy.BatchAllocator fixed = AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH_CLASSES);
-        return types -> types.isEmpty() || running.tierOf(types.get(0).getName()) == RunningMethods.Tier.NOT_SEEN
-                ? fixed.batch(types) : java.util.Collections.singletonList(types);
+    /**
+     * The passes, read one by one by Byte Buddy, which retransforms each before it asks for the next: asking for the
+     * second means the first tier is in (also when it matched no class, when Byte Buddy reports nothing for it).
+     */
+    private Iterable<Iterable<Class<?>>> afterFirst(List<Iterable<Class<?>>> passes) {
+        return () -> new java.util.Iterator<Iterable<Class<?>>>() {
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+                if (next >= 1) {
+                    firstTier.countDown();
+                }
+                return next < passes.size();
+            }
+
+            @Override
+            public Iterable<Class<?>> next() {
+                if (next >= 1) {
+                    firstTier.countDown();
+                }
+                return passes.get(next++);
+            }
+        };
     }
 
-    /** Paces the batches and counts the classes done. */
+    /** The tiers of each retransformation pass, in order: the first pass is the first tier (the attach command's reply). */
+    static List<List<RunningMethods.Tier>> passOrder(AttachHot attachHot) {
+        List<List<RunningMethods.Tier>> passes = new ArrayList<>();
+        if (attachHot == AttachHot.NOW) {
+            passes.add(java.util.Arrays.asList(RunningMethods.Tier.WAITING, RunningMethods.Tier.HOT));
+        } else {
+            passes.add(java.util.Collections.singletonList(RunningMethods.Tier.WAITING));
+        }
+        passes.add(java.util.Collections.singletonList(RunningMethods.Tier.NOT_SEEN));
+        if (attachHot == AttachHot.DEFER) {
+            passes.add(java.util.Collections.singletonList(RunningMethods.Tier.HOT));
+        }
+        return passes;
+    }
+
+    /** Those not seen {@link #BATCH_CLASSES} at a time; the first pass and the deferred hot classes each in one call. */
+    AgentBuilder.RedefinitionStrategy.BatchAllocator batches() {
+        AgentBuilder.RedefinitionStrategy.BatchAllocator fixed = AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH_CLASSES);
+        return types -> types.isEmpty() || running.tierOf(types.get(0).getName()) != RunningMethods.Tier.NOT_SEEN
+                ? java.util.Collections.singletonList(types) : fixed.batch(types);
+    }
+
+    /** Paces the batches, counts the classes done per tier and opens the attach command's reply after the first pass. */
     AgentBuilder.RedefinitionStrategy.Listener pacing() {
         return new AgentBuilder.RedefinitionStrategy.Listener.Adapter() {
             private long batchStarted;
-            private int batchSize;
+            private List<Class<?>> batch = java.util.Collections.emptyList();
             private List<Class<?>> pass;
 
             @Override
             public void onBatch(int index, List<Class<?>> batch, List<Class<?>> types) {
                 long now = System.nanoTime();
                 if (types != pass) {
-                    pass = types; // the first batch of a tier's pass: its matched classes
-                    classesMatched += types.size();
+                    pass = types; // the first batch of a pass: its matched classes
+                    for (Class<?> c : types) {
+                        tierMatched[running.tierOf(c.getName()).ordinal()]++;
+                    }
                 }
-                if (batchSize > 0) {
-                    classesDone += batchSize;
-                    pause((now - batchStarted) / 1_000_000L);
+                if (!this.batch.isEmpty()) {
+                    count(this.batch);
+                    pause(Math.min(MAX_PAUSE_MILLIS, Math.max(MIN_PAUSE_MILLIS, (now - batchStarted) / 1_000_000L * PAUSE_PER_BUSY)));
                 }
                 batchStarted = System.nanoTime();
-                batchSize = batch.size();
+                this.batch = batch;
             }
 
             @Override
             public void onComplete(int amount, List<Class<?>> types, Map<List<Class<?>>, Throwable> failures) {
-                classesDone += batchSize;
-                batchSize = 0;
+                count(batch);
+                batch = java.util.Collections.emptyList();
             }
         };
     }
 
-    private void pause(long busyMillis) {
+    private void count(List<Class<?>> classes) {
+        for (Class<?> c : classes) {
+            tierDone[running.tierOf(c.getName()).ordinal()]++;
+        }
+    }
+
+    private void pause(long millis) {
         if (stopped) {
             return;
         }
         try {
-            Thread.sleep(Math.min(MAX_PAUSE_MILLIS, Math.max(MIN_PAUSE_MILLIS, busyMillis * PAUSE_PER_BUSY)));
+            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stopped = true;
         }
     }
 
-    /** One status line: the phase, classes done of those offered, the tiers, the hot methods left out. */
+    /**
+     * One status line: the phase; classes retransformed of those Byte Buddy matched so far, of those offered, by tier;
+     * what attachHot= does with the hot classes and how many are left; the hot methods left out.
+     */
     public String status() {
-        return phase + ", " + classesDone + " of " + classesMatched + " classes retransformed so far (of " + classesOffered
-                + " loaded classes offered: " + tierClasses[0] + " seen waiting or deep in a stack, " + tierClasses[1] + " not seen, "
-                + tierClasses[2] + " holding a method running hot); " + leftOut.size() + " methods left out as running hot ("
-                + running.hotMethodCount() + " class.method names seen hot in " + running.samples() + " stack samples)";
+        int w = RunningMethods.Tier.WAITING.ordinal();
+        int n = RunningMethods.Tier.NOT_SEEN.ordinal();
+        int h = RunningMethods.Tier.HOT.ordinal();
+        return phase + ", " + sum(tierDone) + " of " + sum(tierMatched) + " classes retransformed so far (of " + sum(tierClasses)
+                + " loaded classes offered: " + tierClasses[w] + " seen only waiting in a stack, " + tierClasses[n] + " not seen, "
+                + tierClasses[h] + " hot: on a running stack or compiled); hot classes (" + AttachHot.KEY + "=" + attachHot.value() + "): "
+                + hotProgress(h) + "; " + leftOut.size() + " methods left out as running hot ("
+                + running.hotMethodCount() + " class.method names seen hot in " + running.samples() + " stack samples, "
+                + compiledClasses + " classes with compiled code)";
+    }
+
+    private String hotProgress(int h) {
+        switch (attachHot) {
+            case NOW:
+                return tierDone[h] + " retransformed with the first tier";
+            case SKIP:
+                return "not retransformed in this attach (their methods are not traced)";
+            default:
+                boolean started = tierMatched[h] > 0;
+                return "deferred, together after the others, " + tierDone[h] + " done, "
+                        + (started ? (tierMatched[h] - tierDone[h]) + " left" : tierClasses[h] + " offered to come");
+        }
+    }
+
+    private static int sum(int[] counts) {
+        int s = 0;
+        for (int c : counts) {
+            s += c;
+        }
+        return s;
     }
 
     /** Tests: the hot methods left out. */

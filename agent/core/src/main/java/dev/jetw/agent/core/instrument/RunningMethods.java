@@ -7,30 +7,32 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What the application is doing at attach, from a few samples of its threads' stacks (option-free: see
- * docs/attach-ramp.md): per class, whether any of its methods was running hot (among the innermost
- * {@link #HOT_FRAMES} frames of a thread on CPU), only waiting or deeper in a stack (a caller: a slow call, or one
- * near I/O), or not seen at all. Methods are known by class and name only (a stack frame has no descriptor), so
- * every overload of a hot method counts as hot.
+ * What the application is doing at attach, from a few samples of its threads' stacks and the JVM's list of compiled
+ * methods (option-free: see docs/attach-ramp.md): per class, whether it is hot (a method on the stack of a thread on
+ * CPU, at any depth, or compiled by the JIT), only seen waiting (on the stack of a sleeping, waiting, blocked or native
+ * thread: a slow call, or one near I/O), or neither. The methods among the innermost {@link #HOT_FRAMES} frames of a
+ * thread on CPU are running hot. Methods are known by class and name only (a stack frame has no descriptor), so every
+ * overload of a hot method counts as hot.
  */
 public final class RunningMethods {
 
     /** The frames of a running thread, counted from its innermost frame of a class the options may select, that are hot. */
     static final int HOT_FRAMES = 4;
 
-    /** A class's place in the ramp (AttachRamp: the first and the third go first, together, then the second). */
+    /** A class's place in the ramp (AttachRamp: in this order; with attachHot=now the first and the third together). */
     public enum Tier {
-        /** A method seen waiting or deep in a stack, none hot: slow calls, near I/O. */
-        WAITING_OR_DEEP,
-        /** Not seen in any sample: rarely called. */
+        /** Seen only on the stacks of threads not on CPU, not compiled: slow calls, near I/O. */
+        WAITING,
+        /** Not seen in any sample, not compiled: rarely called. */
         NOT_SEEN,
-        /** Holds a method running hot: instrumented without its hot methods. */
+        /** On a running stack or compiled: its retransformation costs recompilation; its running-hot methods get no advice. */
         HOT
     }
 
     // Written by the ramp's thread while it samples; read by any thread whose class loads later (the transformer).
     private final Set<String> hotMethods = ConcurrentHashMap.newKeySet();
     private final Map<String, Tier> tiers = new ConcurrentHashMap<>();
+    private volatile Set<String> compiled = java.util.Collections.emptySet();
     private volatile int samples;
 
     /** Adds one sample of every thread's stack but the agent's own ({@code jetw-*}) threads. */
@@ -50,11 +52,13 @@ public final class RunningMethods {
                 if (selection.rejectsByName(c, loader == null ? ClassLoader.getSystemClassLoader() : loader)) {
                     continue;
                 }
-                if (onCpu && candidates++ < HOT_FRAMES) {
-                    hotMethods.add(c + '.' + f.getMethodName());
+                if (onCpu) {
+                    if (candidates++ < HOT_FRAMES) {
+                        hotMethods.add(c + '.' + f.getMethodName());
+                    }
                     tiers.put(c, Tier.HOT);
                 } else if (!tiers.containsKey(c)) {
-                    tiers.put(c, Tier.WAITING_OR_DEEP);
+                    tiers.put(c, Tier.WAITING);
                 }
             }
         }
@@ -65,9 +69,22 @@ public final class RunningMethods {
         return hotMethods.contains(className + '.' + methodName);
     }
 
+    /** The classes holding a method compiled by the JIT, read once before the samples (CompiledClasses). */
+    void compiled(Set<String> classNames) {
+        compiled = classNames;
+    }
+
     public Tier tierOf(String className) {
+        if (compiled.contains(className)) {
+            return Tier.HOT;
+        }
         Tier t = tiers.get(className);
         return t == null ? Tier.NOT_SEEN : t;
+    }
+
+    /** True when a class holds a method compiled by the JIT at attach. */
+    boolean isCompiled(String className) {
+        return compiled.contains(className);
     }
 
     /** Hot methods by class and name (each counts its overloads once). */

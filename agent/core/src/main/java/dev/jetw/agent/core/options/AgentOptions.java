@@ -62,6 +62,8 @@ public final class AgentOptions {
     public final int uninstrumentRate;
     /** {@code hotMethods=FILE}: an earlier trace's adaptive decisions, applied as methods are instrumented; null if not given. */
     public final HotMethods hotMethods;
+    /** {@code attachHot=}: what the attach ramp does with the classes hot at attach (AttachHot); defer unless given. */
+    public final AttachHot attachHot;
     /** null (attach), "status", "detach" or "dump". */
     public final String command;
     /** command=dump: the new file to write; null for the default next to the session's file. */
@@ -101,6 +103,7 @@ public final class AgentOptions {
         this.adaptive = p.adaptive;
         this.propagate = p.propagate;
         this.hotMethods = p.hotMethods;
+        this.attachHot = p.attachHot;
         this.uninstrumentRate = p.uninstrumentRate;
         if (hotMethods != null && !adaptive) {
             throw new ConfigException(HotMethods.KEY, hotMethods.path(), "continues an earlier run's adaptive exclusion and needs adaptive=true"
@@ -297,6 +300,7 @@ public final class AgentOptions {
         boolean propagate = true;
         int uninstrumentRate = DEFAULT_UNINSTRUMENT_RATE;
         HotMethods hotMethods;
+        AttachHot attachHot = AttachHot.DEFER;
         boolean skipTrivial = true;
         String command;
         Path out;
@@ -413,6 +417,9 @@ public final class AgentOptions {
                 case HotMethods.KEY:
                     hotMethods = HotMethods.read(value);
                     return;
+                case AttachHot.KEY:
+                    attachHot = AttachHot.parse(key, value);
+                    return;
                 case "command":
                     if (!value.equals("status") && !value.equals("detach") && !value.equals("attach") && !value.equals("dump")) {
                         throw new ConfigException(key, value, "allowed: attach, status, detach, dump");
@@ -442,13 +449,13 @@ public final class AgentOptions {
                 default:
                     if (!SessionKeys.apply(session, key, value)) {
                         throw new ConfigException(key, value, "unknown option; allowed: include, exclude, annotation, level, exceptionLevel, "
-                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, propagate, trivial, uninstrumentRate, hotMethods, preset, dumpOnExit, jvm, jvmThreshold, and the session keys (docs/agent-options.md)");
+                                + "enableLevel, backend, config, maxMethods, bootstrap, verbose, threshold, adaptive, propagate, trivial, uninstrumentRate, hotMethods, attachHot, preset, dumpOnExit, jvm, jvmThreshold, and the session keys (docs/agent-options.md)");
                     }
             }
         }
 
         static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
-            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "propagate", "trivial", "uninstrumentRate", HotMethods.KEY, "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "propagate", "trivial", "uninstrumentRate", HotMethods.KEY, AttachHot.KEY, "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
 
         /** Agent keys are case-insensitive, like the session keys. */
         static String canonical(String key) {

@@ -80,6 +80,15 @@ class AgentOptionsTest {
     }
 
     @Test
+    void attachHotIsDeferUnlessGivenAndABadValueNamesWhatIsAllowed() {
+        assertEquals(AttachHot.DEFER, AgentOptions.parse("include=a.**").attachHot);
+        assertEquals(AttachHot.NOW, AgentOptions.parse("attachHot=now").attachHot);
+        assertEquals(AttachHot.SKIP, AgentOptions.parse("attachhot=SKIP").attachHot, "keys and this value are case-insensitive");
+        assertMessage("attachHot=later: allowed: defer (hot classes last, together), now (hot classes first), skip (hot classes"
+                + " not instrumented in this attach)", "attachHot=later");
+    }
+
+    @Test
     void anEmptyFileIsReportedAsTypedNotAsTheWorkingDirectory() {
         ConfigException e = assertThrows(ConfigException.class, () -> AgentOptions.parse("file="));
         assertTrue(e.getMessage().startsWith("file=:"), e.getMessage());
