@@ -37,10 +37,20 @@ public final class Dispatcher {
         }
     }
 
+    /**
+     * Called at every return of a woven method. Only the token test lives here, so that the method stays within
+     * C1's inlining limit ({@code MaxInlineSize}, 35 bytes): C1-compiled code (most of a short job's life) then
+     * skips the call for an untraced or muted call instead of calling out of line at each return. See
+     * {@link #exitTraced} and docs/weaving.md.
+     */
     public static void exit(int methodId, long token, Throwable thrown) {
-        if (token == 0L) {
-            return;
+        if (token != 0L) {
+            exitTraced(methodId, token, thrown);
         }
+    }
+
+    /** The exit of a call whose entry returned a token: hands it to the handler, if one is installed. */
+    private static void exitTraced(int methodId, long token, Throwable thrown) {
         CallHandler h = handler;
         if (h == null) {
             return;
