@@ -17,7 +17,8 @@ public final class ProcessId {
     }
 
     public static long current() {
-        long proc = ofProcSelf(new File("/proc/self"));
+        // Only where '/' separates names: on Windows "/proc/self" is a path on the current drive any user may create.
+        long proc = File.separatorChar == '/' ? ofProcSelf(new File("/proc/self")) : 0;
         if (proc > 0) {
             return proc;
         }

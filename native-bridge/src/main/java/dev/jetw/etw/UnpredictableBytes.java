@@ -18,7 +18,7 @@ import java.security.SecureRandom;
  */
 public final class UnpredictableBytes {
 
-    /** The kernel's non-blocking random device. Only root creates entries under /dev. */
+    /** The kernel's non-blocking random device (Linux, macOS: only root creates entries under /dev). */
     static final String DEVICE = "/dev/urandom";
 
     private UnpredictableBytes() {
@@ -33,12 +33,25 @@ public final class UnpredictableBytes {
 
     /** Fills {@code bytes}. */
     public static void fill(byte[] bytes) {
-        fill(bytes, DEVICE);
+        fill(bytes, kernelDevice(java.io.File.separatorChar));
     }
 
-    /** {@link #fill(byte[])} from {@code device} (tests: a missing one falls back to SecureRandom). */
+    /**
+     * The kernel's random device where names are separated by '/' (Linux, macOS) and it is not a regular file; else
+     * null. On Windows "/dev/urandom" is a file in a folder dev at the current drive's root, which any local user may create
+     * with bytes of their choosing: the token and the names these bytes guard would then be known to them.
+     */
+    static String kernelDevice(char separator) {
+        if (separator != '/') {
+            return null;
+        }
+        java.io.File device = new java.io.File(DEVICE);
+        return device.exists() && !device.isFile() ? DEVICE : null;
+    }
+
+    /** {@link #fill(byte[])} from {@code device} (tests: a missing one, or null, falls back to SecureRandom). */
     static void fill(byte[] bytes, String device) {
-        if (!new java.io.File(device).exists() || !readFully(device, bytes)) {
+        if (device == null || !new java.io.File(device).exists() || !readFully(device, bytes)) {
             new SecureRandom().nextBytes(bytes);
         }
     }

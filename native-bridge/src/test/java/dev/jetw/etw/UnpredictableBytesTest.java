@@ -53,6 +53,15 @@ class UnpredictableBytesTest {
     }
 
     @Test
+    void onWindowsNoFileNamedLikeTheDeviceIsRead() {
+        // "/dev/urandom" names a folder dev in the current drive's root there: any local user could create it.
+        assertEquals(null, UnpredictableBytes.kernelDevice('\\'));
+        if (Files.exists(Path.of(UnpredictableBytes.DEVICE))) {
+            assertEquals(UnpredictableBytes.DEVICE, UnpredictableBytes.kernelDevice('/'), "a character device here");
+        }
+    }
+
+    @Test
     void onThisHostTheKernelsDeviceIsRead() {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(Path.of(UnpredictableBytes.DEVICE)),
                 "no " + UnpredictableBytes.DEVICE + " here (Windows): SecureRandom is used");
