@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.acme.app.RampTargetApp;
 import dev.jetw.etl.EventType;
 import dev.jetw.etl.JetwSchema;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,11 +60,20 @@ class AttachRampIT {
         Ramped r = attach("skip");
         r.assertDone(3, "skip", "not retransformed in this attach \\(their methods are not traced\\); 0",
                 List.of("Waiter", "ColdA", "ColdB"), "the hot classes are neither named nor traced");
+        assertEquals(2, r.redefinitions("ColdA"), "a class the ramp instrumented is retransformed at attach and restored at detach:\n" + r.redefined);
+        for (String hot : List.of("Spinner", "Middle", "Outer")) {
+            // Byte Buddy's own reset retransformed every class its matcher accepts, and so threw their compiled code away.
+            assertEquals(0, r.redefinitions(hot), hot + " is left alone by the attach and by the detach:\n" + String.join("\n", r.redefined));
+        }
     }
 
     /** Attaches (attachHot= when not null), waits for the ramp's end through status, detaches and reads the trace. */
     private Ramped attach(String attachHot) throws Exception {
-        try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading"), ChildJvm.appClassPath(), RampTargetApp.class)) {
+        // The JVM's own log of each class it redefines (a retransformation is one): which classes the attach and the
+        // detach touched.
+        Path redefinitions = temp.resolve("redefined-" + attachHot + ".log");
+        try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading", "-Xlog:redefine+class+load=info:file=" + redefinitions),
+                ChildJvm.appClassPath(), RampTargetApp.class)) {
             target.awaitStdout(l -> l.startsWith("ready 4 "), "ready");
             String pid = Long.toString(target.pid());
             Path etl = temp.resolve("ramp-" + attachHot + ".etl");
@@ -97,11 +107,16 @@ class AttachRampIT {
 
             target.send("exit");
             assertEquals(0, target.waitForExit(), target.toString());
-            return new Ramped(pid, attached.stdout(), ramp, order, trace, etl);
+            return new Ramped(pid, attached.stdout(), ramp, order, trace, etl, Files.readAllLines(redefinitions));
         }
     }
 
-    private record Ramped(String pid, String reply, String status, List<String> order, TraceFile trace, Path etl) {
+    private record Ramped(String pid, String reply, String status, List<String> order, TraceFile trace, Path etl, List<String> redefined) {
+
+        /** How often the JVM redefined class {@code simple} of the package, attach and detach together. */
+        long redefinitions(String simple) {
+            return redefined.stream().filter(l -> l.contains("redefined name=" + PACKAGE + simple + ",")).count();
+        }
 
         /**
          * Status says the ramp is done with {@code done} classes retransformed, the tiers of the 7 offered (RampTargetApp

@@ -94,6 +94,10 @@ public final class AttachRamp implements Runnable {
                 running.sample(Thread.getAllStackTraces(), selection);
                 Thread.sleep(SAMPLE_INTERVAL_MILLIS);
             }
+            if (stopped) {
+                phase = "stopped by detach";
+                return; // nothing installed: a detach during the samples has nothing to restore
+            }
             phase = "instrumenting";
             instrumenter.install(this);
             phase = stopped ? "stopped by detach" : "done";
@@ -129,7 +133,10 @@ public final class AttachRamp implements Runnable {
         return laterPasses;
     }
 
-    /** Detach: no more pauses, and back when the classes under way are done (their transformer is then complete to reset). */
+    /**
+     * Detach (or the JVM's exit): no more pauses and no further pass, and back when the batch under way is done (its
+     * transformer is then complete to reset).
+     */
     public void stop() {
         stopped = true;
         try {
@@ -200,7 +207,9 @@ public final class AttachRamp implements Runnable {
                 if (next >= 1) {
                     firstTier.countDown();
                 }
-                return next < passes.size();
+                // After a detach no further pass: the detach restores what is done, and the passes left (the deferred
+                // hot classes last) would only throw compiled code away for classes restored at once after.
+                return next < passes.size() && !stopped;
             }
 
             @Override

@@ -73,6 +73,8 @@ public final class Instrumenter {
      * class loader is held after a detach.
      */
     private final ConcurrentMap<ClassLoader, TypePool.CacheProvider> typeCache = new ConcurrentHashMap<>();
+    /** The classes given new bytes in this attach (at load or retransformed), which {@link #reset} restores. */
+    private final java.util.Set<TransformedClass> transformed = ConcurrentHashMap.newKeySet();
     /** The class file being transformed on each thread, for the trivial-method scan (option trivial=). */
     private final TransformedClassFiles classFiles = new TransformedClassFiles(
             new AgentBuilder.PoolStrategy.WithTypePoolCache.Simple(TypePool.Default.ReaderMode.FAST, typeCache));
@@ -168,14 +170,54 @@ public final class Instrumenter {
         rundown.requestDrain();
     }
 
-    /** Restores every transformed class to its original bytes; true when all were reset. */
+    /**
+     * Restores every class this transformer changed to its original bytes; true when all were reset. Only those: Byte
+     * Buddy's own reset would retransform every loaded class its matcher accepts, and so throw away the compiled code
+     * of classes it never changed (the hot classes {@code attachHot=skip} leaves alone, those a detach came before).
+     */
     public boolean reset() {
         ResettableClassFileTransformer t = transformer;
         transformer = null;
         try {
-            return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION, RETRANSFORM_BATCHES, RETRANSFORM_PAUSES);
+            return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION, transformedClasses(),
+                    RETRANSFORM_BATCHES, RETRANSFORM_PAUSES);
         } finally {
             typeCache.clear();
+            transformed.clear();
+        }
+    }
+
+    /** The loaded classes this transformer changed, as one pass. */
+    private AgentBuilder.RedefinitionStrategy.DiscoveryStrategy transformedClasses() {
+        return instrumentation -> {
+            java.util.List<Class<?>> classes = new java.util.ArrayList<>();
+            for (Class<?> c : instrumentation.getAllLoadedClasses()) {
+                if (transformed.contains(new TransformedClass(c.getClassLoader(), c.getName()))) {
+                    classes.add(c);
+                }
+            }
+            return java.util.Collections.<Iterable<Class<?>>>singletonList(classes);
+        };
+    }
+
+    /** A class this transformer changed: its loader (by identity; null for the boot loader) and name. */
+    private static final class TransformedClass {
+        private final ClassLoader loader;
+        private final String name;
+
+        TransformedClass(ClassLoader loader, String name) {
+            this.loader = loader;
+            this.name = name;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof TransformedClass && ((TransformedClass) o).loader == loader && ((TransformedClass) o).name.equals(name);
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(loader) * 31 + name.hashCode();
         }
     }
 
@@ -247,6 +289,7 @@ public final class Instrumenter {
         @Override
         public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
                                      DynamicType dynamicType) {
+            transformed.add(new TransformedClass(loader, type.getName()));
             rundown.requestDrain();
             if (verbose) {
                 System.err.println("jetw: instrumented " + type.getName());
