@@ -229,6 +229,10 @@ final class LinkedCallVisitor extends MethodVisitor {
     @Override
     public void visitMaxs(int maxStack, int maxLocals) {
         begin();
+        if (thrownSlot + 1 > 0xFFFF || maxStack + EXTRA_STACK > 0xFFFF) {
+            // The class file's u2 sizes would wrap: the class keeps its original bytes (Byte Buddy reports it).
+            throw new IllegalStateException("max_locals " + maxLocals + " or max_stack " + maxStack + " leave no room for the woven locals");
+        }
         if (maxLocals != tokenSlot) {
             // The skim and ASM disagree: weaving on would overwrite a local of the method. Byte Buddy reports the
             // class as not transformed, and it keeps its original bytes.
@@ -246,14 +250,31 @@ final class LinkedCallVisitor extends MethodVisitor {
         super.visitVarInsn(Opcodes.LSTORE, tokenSlot);
         super.visitJumpInsn(Opcodes.GOTO, body);
 
+        // The body's handler reports what the method throws and rethrows it. Its exit call has a handler of its own,
+        // which rethrows the method's throwable: a failure of the call itself (a StackOverflowError at the edge of the
+        // stack, where a propagating one passes) must not replace the application's exception.
+        Label exitStart = new Label();
+        Label exitEnd = new Label();
+        Label exitFailed = new Label();
+        super.visitTryCatchBlock(exitStart, exitEnd, exitFailed, THROWABLE);
         super.visitLabel(bodyHandler);
         Object[] locals = WovenFrames.withToken(0, new Object[0], tokenSlot);
         super.visitFrame(Opcodes.F_NEW, locals.length, locals, 1, new Object[] {THROWABLE});
         super.visitVarInsn(Opcodes.ASTORE, thrownSlot);
+        super.visitLabel(exitStart);
         pushMethodId();
         super.visitVarInsn(Opcodes.LLOAD, tokenSlot);
         super.visitVarInsn(Opcodes.ALOAD, thrownSlot);
         super.visitMethodInsn(Opcodes.INVOKESTATIC, DISPATCHER, "exit", EXIT_DESCRIPTOR, false);
+        super.visitLabel(exitEnd);
+        super.visitVarInsn(Opcodes.ALOAD, thrownSlot);
+        super.visitInsn(Opcodes.ATHROW);
+
+        super.visitLabel(exitFailed);
+        Object[] withThrown = java.util.Arrays.copyOf(locals, locals.length + 1);
+        withThrown[locals.length] = THROWABLE;
+        super.visitFrame(Opcodes.F_NEW, withThrown.length, withThrown, 1, new Object[] {THROWABLE});
+        super.visitInsn(Opcodes.POP);
         super.visitVarInsn(Opcodes.ALOAD, thrownSlot);
         super.visitInsn(Opcodes.ATHROW);
 

@@ -228,6 +228,39 @@ class LinkedCallWeaverTest {
      * The check above can fail: a token typed float instead of long in the frames is refused by the verifier when
      * the class is linked (getDeclaredMethods), before any method runs.
      */
+    /** Stands in for Dispatcher.exit in {@link #anExitThatFailsInTheHandlerDoesNotReplaceTheApplicationsThrowable}. */
+    public static final class FailingExit {
+        private FailingExit() {
+        }
+
+        public static void exit(int methodId, long token, Throwable thrown) {
+            if (thrown != null) {
+                throw new StackOverflowError("the exit call itself failed");
+            }
+        }
+    }
+
+    /**
+     * The exit call in the body's handler fails (as a StackOverflowError at the edge of the stack would): the method still
+     * throws what it threw, not the exit's error.
+     */
+    @Test
+    void anExitThatFailsInTheHandlerDoesNotReplaceTheApplicationsThrowable() throws Exception {
+        UnaryOperator<MethodVisitor> failingExit = mv -> new MethodVisitor(OpenedClassReader.ASM_API, mv) {
+            @Override
+            public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+                if (owner.equals("dev/jetw/bootstrap/Dispatcher") && name.equals("exit")) {
+                    owner = FailingExit.class.getName().replace('.', '/');
+                }
+                super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+            }
+        };
+        Class<?> woven = wovenShapes(weaving(failingExit));
+        Dispatcher.install(recording);
+        assertEquals("java.lang.IllegalStateException: boom", same(call(woven, "onlyThrows", "boom")));
+        assertEquals("java.lang.UnsupportedOperationException: no 2", same(call(woven, "propagates", 2)), "through two woven methods");
+    }
+
     @Test
     void aBrokenFrameFailsVerification() {
         UnaryOperator<MethodVisitor> tokenAsFloat = mv -> new MethodVisitor(OpenedClassReader.ASM_API, mv) {
