@@ -60,6 +60,8 @@ public final class AttachRamp implements Runnable {
     private final int[] tierMatched = new int[RunningMethods.Tier.values().length];
     private final int[] tierDone = new int[RunningMethods.Tier.values().length];
     private volatile int compiledClasses;
+    /** Classes of the retransformation calls that failed (not among those done). */
+    private volatile int failed;
     /** Set before the first pass: whether a later pass has classes to offer (the attach command's reply says so). */
     private volatile boolean laterPasses;
     private volatile boolean stopped;
@@ -268,6 +270,18 @@ public final class AttachRamp implements Runnable {
                 this.batch = batch;
             }
 
+            /**
+             * A retransformation call is all or nothing: its classes are not done. Counted and reported (the JVM's error,
+             * e.g. another agent's class-format change), not retried: the next batch goes on.
+             */
+            @Override
+            public Iterable<? extends List<Class<?>>> onError(int index, List<Class<?>> batch, Throwable throwable, List<Class<?>> types) {
+                failed += batch.size();
+                Dispatcher.failed(throwable);
+                this.batch = java.util.Collections.emptyList();
+                return java.util.Collections.emptyList();
+            }
+
             @Override
             public void onComplete(int amount, List<Class<?>> types, Map<List<Class<?>>, Throwable> failures) {
                 count(batch);
@@ -302,7 +316,9 @@ public final class AttachRamp implements Runnable {
         int w = RunningMethods.Tier.WAITING.ordinal();
         int n = RunningMethods.Tier.NOT_SEEN.ordinal();
         int h = RunningMethods.Tier.HOT.ordinal();
-        return phase + ", " + sum(tierDone) + " of " + sum(tierMatched) + " classes retransformed so far (of " + sum(tierClasses)
+        return phase + ", " + sum(tierDone) + " of " + sum(tierMatched) + " classes retransformed so far"
+                + (failed == 0 ? "" : ", " + failed + " failed (their calls are not traced; the error is counted in status)")
+                + " (of " + sum(tierClasses)
                 + " loaded classes offered: " + tierClasses[w] + " seen only waiting in a stack, " + tierClasses[n] + " not seen, "
                 + tierClasses[h] + " hot: on a running stack or compiled); hot classes (" + AttachHot.KEY + "=" + attachHot.value() + "): "
                 + hotProgress(h) + "; " + leftOut.size() + " methods left out as running hot ("
