@@ -150,7 +150,7 @@ final class FileRecordQueue {
         switch (h.type) {
             case FileIoPayloads.NAME:
             case FileIoPayloads.FILE_RUNDOWN:
-                payload = ByteBuffer.wrap(FileIoPayloads.name(f.fileObject, f.path));
+                payload = ByteBuffer.wrap(FileIoPayloads.name(f.fileKey, f.path));
                 n = payload.capacity();
                 break;
             case FileIoPayloads.CREATE:

@@ -179,7 +179,9 @@ class FileIoTrackerTest {
         assertEquals(FileIoTracker.CURRENT_POSITION, r.get(1).payload.getLong(0), "write(2): the current position");
         assertEquals(0, r.get(2).payload.getLong(8), "nothing written");
         assertEquals(ErrnoStatus.STATUS_DISK_FULL, r.get(2).payload.getInt(16));
-        assertEquals(r.get(0).payload.getLong(0), r.get(3).payload.getLong(0), "FileRundown names the same FileObject");
+        long fileKey = r.get(1).payload.getLong(32); // FileIo_ReadWrite: Offset, IrpPtr, TTID, FileObject, FileKey
+        assertEquals(fileKey, r.get(0).payload.getLong(0), "FileIo/Name's pointer is the FileKey, not the FileObject");
+        assertEquals(fileKey, r.get(3).payload.getLong(0), "FileRundown names the same FileKey");
     }
 
     @Test
