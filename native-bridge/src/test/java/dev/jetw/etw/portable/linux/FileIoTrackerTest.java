@@ -209,6 +209,42 @@ class FileIoTrackerTest {
     }
 
     @Test
+    void aDescriptorWhosePathCannotBeReadIsCountedOnceNotAtEachCall() {
+        FileIoTracker t = tracker(KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT);
+        // Descriptor 8 was opened before tracing and is gone from /proc by the time its first read is decoded.
+        for (int i = 0; i < 3; i++) {
+            t.enter(0, 100 + 100 * i, APP, FileSyscall.READ, 8, 10, -1, 0);
+            t.exit(0, 150 + 100 * i, APP, FileSyscall.READ, 10);
+        }
+        t.enter(0, 500, APP, FileSyscall.CLOSE, 8, 0, -1, 0);
+        t.exit(0, 550, APP, FileSyscall.CLOSE, 0);
+        t.enter(0, 600, APP, FileSyscall.READ, -1, 10, -1, 0); // EBADF: no descriptor, nothing left out
+        t.exit(0, 650, APP, FileSyscall.READ, -9);
+        t.stop(700);
+        assertEquals(1, t.unnamedDescriptors(), "one description left out, whatever the calls on it");
+        assertEquals("", types(fileIo(out)));
+    }
+
+    @Test
+    void aFilesDescriptorReusedByASocketBeforeItsPathWasReadIsCounted() {
+        FileIoTracker t = tracker(KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT);
+        t.enter(0, 900, APP, FileSyscall.OPENAT, -1, 0, -1, 0);
+        // The file opened at 1000 was closed at 2000 and 6 became a socket before the collector read its path.
+        fds.paths.put(6, "socket:[42]");
+        now = 5000;
+        t.exit(0, 1000, APP, FileSyscall.OPENAT, 6);
+        t.enter(0, 2000, APP, FileSyscall.CLOSE, 6, 0, -1, 0);
+        t.exit(0, 2100, APP, FileSyscall.CLOSE, 0);
+        t.enter(0, 6000, APP, FileSyscall.READ, 6, 10, -1, 0); // the socket, met afterwards: a non-file, not counted
+        t.exit(0, 6100, APP, FileSyscall.READ, 10);
+        t.enter(0, 7000, APP, FileSyscall.CLOSE, 6, 0, -1, 0);
+        t.exit(0, 7100, APP, FileSyscall.CLOSE, 0);
+        t.stop(8000);
+        assertEquals(1, t.unnamedDescriptors(), "the open's description is left out and counted");
+        assertEquals("", types(fileIo(out)));
+    }
+
+    @Test
     void fileIoAloneWritesTheCompletionsAndFileIoInitAloneTheOperations() {
         for (KernelFlag flag : new KernelFlag[] {KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT}) {
             Recording r = new Recording();
