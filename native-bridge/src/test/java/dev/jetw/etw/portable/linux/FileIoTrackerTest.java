@@ -245,6 +245,22 @@ class FileIoTrackerTest {
     }
 
     @Test
+    void stopLeavesTheTrackerAloneWhileTheFilePollerStillRuns() {
+        FileIoTracker t = tracker(KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT);
+        fds.paths.put(5, "/data/a.db");
+        now = 5000; // the path is read later than the write: the records are held
+        t.enter(0, 100, APP, FileSyscall.WRITE, 5, 10, -1, 0);
+        t.exit(0, 200, APP, FileSyscall.WRITE, 10);
+        LinuxKernelCollector.stopFiles(t, false, out);
+        assertEquals("", types(fileIo(out)), "the poller's tracker is not touched by the stopping thread");
+        assertEquals(1, out.notices.size());
+        assertTrue(out.notices.get(0).text().contains("file poller did not end"), out.notices.get(0).text());
+        LinuxKernelCollector.stopFiles(t, true, out);
+        assertEquals("0@100 68@100 76@200 36@", types(fileIo(out)).replaceAll("36@\\d+$", "36@"),
+                "once it ended: the held records, then the FileRundown");
+    }
+
+    @Test
     void fileIoAloneWritesTheCompletionsAndFileIoInitAloneTheOperations() {
         for (KernelFlag flag : new KernelFlag[] {KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT}) {
             Recording r = new Recording();
