@@ -141,6 +141,14 @@ final class FileIoTracker {
         return out.dropped;
     }
 
+    /**
+     * Every event up to {@code ts} has been decoded (the poller's watermark, after a pass): held records whose file's
+     * path was read before it go out, though no system call follows (an idle process).
+     */
+    void decodedUntil(long ts) {
+        out.release(ts);
+    }
+
     /** sys_enter_*: {@code fd} -1 for the opens; {@code offset} -1 when the call names none. */
     void enter(int cpu, long ts, int tid, FileSyscall call, int fd, long size, long offset, long openFlags) {
         out.release(ts);

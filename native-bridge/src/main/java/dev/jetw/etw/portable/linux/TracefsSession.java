@@ -281,7 +281,7 @@ final class TracefsSession {
             fileDecoder.learn(fio.dir(), c);
         }
         filePoller = new PagePoller(fio, hp.pageSize(), new TimeOrderedPages(hp.pageSize(), filePages, fileDecoder,
-                files::applyHandedOver), pollMillis(), kb * 1024L, "jetw-kernel-file");
+                files::applyHandedOver, files::decodedUntil), pollMillis(), kb * 1024L, "jetw-kernel-file");
     }
 
     private static long pollMillis() {

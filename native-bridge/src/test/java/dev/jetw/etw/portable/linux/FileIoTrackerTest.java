@@ -261,6 +261,25 @@ class FileIoTrackerTest {
     }
 
     @Test
+    void heldRecordsGoOutAtThePollersWatermarkWithoutAnotherSystemCall() {
+        FileIoTracker t = tracker(KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT);
+        List<Long> until = new ArrayList<>();
+        TimeOrderedPages pages = new TimeOrderedPages(4096, null, null, () -> { }, ts -> {
+            until.add(ts);
+            t.decodedUntil(ts);
+        });
+        t.enter(0, 900, APP, FileSyscall.OPENAT, -1, 0, -1, O_RDWR);
+        fds.paths.put(5, "/data/a.db");
+        now = 1_500_000; // the path was read at 1.5 ms; then the process does no more system calls
+        t.exit(0, 1000, APP, FileSyscall.OPENAT, 5);
+        pages.passDone(2_400_000); // every CPU seen empty at 2.4 ms: all up to 1.4 ms (less the margin) was decoded
+        assertEquals(List.of(2_400_000L - TimeOrderedPages.MARGIN_NANOS), until);
+        assertEquals("", types(fileIo(out)), "1.4 ms is before the path was read: still held");
+        pages.passDone(2_600_000);
+        assertEquals("64@1000 76@1000", types(fileIo(out)), "released by the next pass's watermark alone");
+    }
+
+    @Test
     void fileIoAloneWritesTheCompletionsAndFileIoInitAloneTheOperations() {
         for (KernelFlag flag : new KernelFlag[] {KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT}) {
             Recording r = new Recording();
