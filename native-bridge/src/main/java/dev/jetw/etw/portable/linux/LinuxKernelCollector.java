@@ -107,7 +107,7 @@ public final class LinuxKernelCollector {
             sink.notice(SessionNotice.NOTE, "DiskIo DiskNumber: " + (disks.describe().isEmpty() ? "no disk in /sys/block"
                     : disks.describe()) + "; requests of other processes are not recorded", KernelRecordSink.NOW);
         }
-        if (plan.needsFile()) {
+        if (plan.needsFile() && tracefs.recordsFiles()) { // else the problem above says no file I/O is recorded
             sink.notice(SessionNotice.NOTE, "FileIo: the traced process's regular files only (sockets, pipes, devices,"
                     + " /proc and /sys left out; so are jetw's logger and JFR consumer); FileObject, FileKey and IrpPtr are"
                     + " numbered by the collector; paths are read from /proc/PID/fd when the"

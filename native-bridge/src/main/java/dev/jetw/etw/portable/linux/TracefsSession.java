@@ -362,6 +362,11 @@ final class TracefsSession {
         return n;
     }
 
+    /** Whether file system calls are recorded: the "fio" instance exists (not when the kernel has no syscall events). */
+    boolean recordsFiles() {
+        return fio != null;
+    }
+
     /** The pollers' threads (never in the pid list). */
     Set<Integer> pollerTids() {
         return pollerTids;
