@@ -83,15 +83,27 @@ public final class KernelRecords {
         return systemLike(EtlFormat.HT_PERFINFO64, 2, 0x04, type, 0, 0, ts, p);
     }
 
+    /**
+     * The same start in version 3, as Windows 8 and later write it: TTID a 4-byte field after FileKey; here the file's
+     * {@code fileKey} is given (version 2's {@link #fileIo} uses {@code fileObject + 8}).
+     */
+    public static byte[] fileIoV3(long ts, int type, int tid, long irp, long fileObject, long fileKey, int ioSize) {
+        byte[] p = type == 73
+                ? le(28).putLong(irp).putLong(fileObject).putLong(fileKey).putInt(tid).array()
+                : le(44).putLong(0x10000).putLong(irp).putLong(fileObject).putLong(fileKey).putInt(tid).putInt(ioSize)
+                        .putInt(0).array();
+        return systemLike(EtlFormat.HT_PERFINFO64, 3, 0x04, type, 0, 0, ts, p);
+    }
+
     /** FileIo_OpEnd (76): IRP {@code irp} completed, {@code bytes} transferred (ExtraInfo), {@code status}. */
     public static byte[] fileIoEnd(long ts, long irp, long bytes, int status) {
         return systemLike(EtlFormat.HT_PERFINFO64, 2, 0x04, 76, 0, 0, ts, le(20).putLong(irp).putLong(bytes).putInt(status).array());
     }
 
-    /** FileIo_Name ({@code type} 0 Name, 32 FileCreate, 36 FileRundown): {@code fileObject} is {@code name}. */
-    public static byte[] fileName(long ts, int type, long fileObject, String name) {
+    /** FileIo_Name ({@code type} 0 Name, 32 FileCreate, 36 FileRundown): the file {@code fileKey} is {@code name}. */
+    public static byte[] fileName(long ts, int type, long fileKey, String name) {
         return systemLike(EtlFormat.HT_PERFINFO64, 2, 0x04, type, 0, 0, ts,
-                EtlFixtureBuilder.concat(le(8).putLong(fileObject).array(), EtlFixtureBuilder.utf16z(name)));
+                EtlFixtureBuilder.concat(le(8).putLong(fileKey).array(), EtlFixtureBuilder.utf16z(name)));
     }
 
     /** A CPU sample of {@code tid}. */

@@ -58,7 +58,7 @@ public final class KernelDecoder {
             case DISK_IO:
                 return diskIo(type, version, f);
             case FILE_IO:
-                return fileIo(type, f);
+                return fileIo(type, version, f);
             case PAGE_FAULT:
                 return pageFault(type, f);
             case PERF_INFO:
@@ -259,20 +259,31 @@ public final class KernelDecoder {
         return null;
     }
 
-    /** FileIo_Name, FileIo_Create, FileIo_ReadWrite, FileIo_SimpleOp, FileIo_OpEnd. */
-    private static String fileIo(int type, DecodedFields f) throws PayloadCursor.PayloadEnded {
+    /**
+     * FileIo_Name, FileIo_Create, FileIo_ReadWrite, FileIo_SimpleOp, FileIo_OpEnd. Version 2 (Microsoft's MOF
+     * pages) carries TTID pointer-sized right after IrpPtr; version 3 (Windows 8 and later) moves it, as a
+     * 4-byte thread id, after FileKey (Create: after FileObject), as TraceEvent's FileIO*TraceData read it.
+     * Name's pointer is the FileKey: the file's identity, shared by its opens, that names are indexed by.
+     */
+    private static String fileIo(int type, int version, DecodedFields f) throws PayloadCursor.PayloadEnded {
+        boolean v3 = version >= 3;
         switch (type) {
             case 0:
             case 32:
             case 35:
             case 36:
-                f.pointer("fileObject");
+                f.pointer("fileKey");
                 f.utf16("fileName");
                 return null;
             case 64:
                 f.pointer("irpPtr");
-                f.pointerSizedId("ttid");
+                if (!v3) {
+                    f.pointerSizedId("ttid");
+                }
                 f.pointer("fileObject");
+                if (v3) {
+                    f.u32("ttid");
+                }
                 f.u32("createOptions");
                 f.u32("fileAttributes");
                 f.u32("shareAccess");
@@ -281,20 +292,14 @@ public final class KernelDecoder {
             case 67:
             case 68:
                 f.u64("offset");
-                f.pointer("irpPtr");
-                f.pointerSizedId("ttid");
-                f.pointer("fileObject");
-                f.pointer("fileKey");
+                simpleOp(v3, f);
                 f.u32("ioSize");
                 f.u32("ioFlags");
                 return null;
             case 65:
             case 66:
             case 73:
-                f.pointer("irpPtr");
-                f.pointerSizedId("ttid");
-                f.pointer("fileObject");
-                f.pointer("fileKey");
+                simpleOp(v3, f);
                 return null;
             case 76:
                 f.pointer("irpPtr");
@@ -303,6 +308,19 @@ public final class KernelDecoder {
                 return null;
             default:
                 return null;
+        }
+    }
+
+    /** IrpPtr, TTID, FileObject, FileKey: FileIo_SimpleOp, and FileIo_ReadWrite after its Offset. */
+    private static void simpleOp(boolean v3, DecodedFields f) throws PayloadCursor.PayloadEnded {
+        f.pointer("irpPtr");
+        if (!v3) {
+            f.pointerSizedId("ttid");
+        }
+        f.pointer("fileObject");
+        f.pointer("fileKey");
+        if (v3) {
+            f.u32("ttid");
         }
     }
 

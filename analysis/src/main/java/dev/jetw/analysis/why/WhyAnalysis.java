@@ -38,20 +38,24 @@ public final class WhyAnalysis {
     private long order;
     /** FileIo operations of the chosen calls' threads waiting for their OpEnd, by IrpPtr (fed in time order). */
     private final Map<Long, PendingFileOp> pendingFileOps = new HashMap<>();
-    /** File object to name (Name, FileCreate, FileRundown, Create), the last given. */
-    private final Map<Long, String> fileNames = new HashMap<>();
+    /** FileKey to name (Name, FileCreate, FileRundown: their pointer is the file's key), the last given. */
+    private final Map<Long, String> namesByFileKey = new HashMap<>();
+    /** FileObject to name (Create's OpenPath: Create carries no FileKey), the last given. */
+    private final Map<Long, String> namesByFileObject = new HashMap<>();
 
     /** A FileIo Read, Write or Flush of a thread with chosen calls, before its OpEnd. */
     private static final class PendingFileOp {
         final List<CallEvidence> calls;
         final int type;
+        final long fileKey;
         final long fileObject;
         final long start;
         final long asked;
 
-        PendingFileOp(List<CallEvidence> calls, int type, long fileObject, long start, long asked) {
+        PendingFileOp(List<CallEvidence> calls, int type, long fileKey, long fileObject, long start, long asked) {
             this.calls = calls;
             this.type = type;
+            this.fileKey = fileKey;
             this.fileObject = fileObject;
             this.start = start;
             this.asked = asked;
@@ -152,9 +156,13 @@ public final class WhyAnalysis {
                 }
                 break;
             case FILE_IO:
+                // A new operation with an IrpPtr still pending means the old one's OpEnd was lost (IRPs are reused):
+                // drop it whichever thread starts the new one, or it would be closed by the new one's OpEnd.
+                pendingFileOps.remove(k.number("irpPtr"));
                 List<CallEvidence> on = on(k.threadId());
                 if (!on.isEmpty()) {
-                    PendingFileOp op = new PendingFileOp(on, k.type(), k.number("fileObject"), t, k.size());
+                    PendingFileOp op = new PendingFileOp(on, k.type(), k.number("fileKey"), k.number("fileObject"), t,
+                            k.size());
                     if (contents.count(TraceContents.Kernel.FILE_IO_END) == 0) {
                         fileOp(op, t, op.asked); // no completions in this trace: an instant, with the size asked
                     } else {
@@ -171,7 +179,11 @@ public final class WhyAnalysis {
             case FILE_NAME:
                 String name = k.fileName();
                 if (name != null && !name.isEmpty()) {
-                    fileNames.put(k.number("fileObject"), name);
+                    if (k.type() == 64) {
+                        namesByFileObject.put(k.number("fileObject"), name);
+                    } else {
+                        namesByFileKey.put(k.number("fileKey"), name);
+                    }
                 }
                 break;
             case HARD_FAULT:
@@ -192,7 +204,7 @@ public final class WhyAnalysis {
     private static void fileOp(PendingFileOp op, long end, long bytes) {
         for (CallEvidence c : op.calls) {
             if (c.overlaps(op.start, end)) {
-                c.fileIo.add(op.type, op.fileObject, op.start, end, bytes);
+                c.fileIo.add(op.type, op.fileKey, op.fileObject, op.start, end, bytes);
             }
         }
     }
@@ -306,7 +318,7 @@ public final class WhyAnalysis {
         Usage faults = contents.count(TraceContents.Kernel.HARD_FAULT) > 0 && threadKnown
                 ? c.usage(c.faults, c.faultBytes, false) : null;
         FileIoUsage fileIo = contents.count(TraceContents.Kernel.FILE_IO) > 0 && threadKnown
-                ? c.fileIo.usage(c.call.start, c.call.end, fileNames) : null;
+                ? c.fileIo.usage(c.call.start, c.call.end, namesByFileKey, namesByFileObject) : null;
         if (contents.count(TraceContents.Kernel.FILE_IO) > 0 && contents.count(TraceContents.Kernel.FILE_IO_END) == 0) {
             notes.add("no FileIo OpEnd in this trace (kernel=file_io): file operations are counted with the bytes asked,"
                     + " and the time they took is unknown");

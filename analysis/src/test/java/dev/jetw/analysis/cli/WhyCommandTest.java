@@ -11,6 +11,7 @@ import static dev.jetw.etl.KernelRecords.cswitch;
 import static dev.jetw.etl.KernelRecords.diskRead;
 import static dev.jetw.etl.KernelRecords.fileIo;
 import static dev.jetw.etl.KernelRecords.fileIoEnd;
+import static dev.jetw.etl.KernelRecords.fileIoV3;
 import static dev.jetw.etl.KernelRecords.fileName;
 import static dev.jetw.etl.KernelRecords.hardFault;
 import static dev.jetw.etl.KernelRecords.readyThread;
@@ -51,9 +52,12 @@ import org.junit.jupiter.api.io.TempDir;
  * disk read by 5000 done at 16 after 3 ms (4096 bytes); one by 7000 inside, one by 5000 before the call
  * hard fault of 5000 27.5..28 (8192 bytes); CPU samples of 5000 at 11, 12, 20 (and 35, and one of 7000)
  * file I/O (FileIo, PERFINFO headers, IRP 0xA reused as Windows reuses IRPs; starts and OpEnds in different
- *   buffers): 5000 reads db.mv 20.5..21.5 (16384 bytes), flushes it 23.5..24, reads log 11..11.2 (100 bytes; named
- *   by the FileRundown at 60); 7000 writes db.mv 22..26 (not 5000's); 5000 reads db.mv at 33..34 (after the call)
- *   => in 10..30: 2 reads 16484 bytes, 1 flush, 1.7 ms; most waited on db.mv (1.5 ms, 2 operations)
+ *   buffers; names keyed by FileKey = FileObject + 8 in version 2): 5000 reads db.mv 20.5..21.5 (16384 bytes, open
+ *   0xF1), flushes it 23.5..24 through a second open 0xF3 of the same file (version 3 record, FileKey 0xF9), reads
+ *   log 11..11.2 (100 bytes; named by the FileRundown at 60); 7000 writes db.mv 22..26 (not 5000's); 5000 reads
+ *   db.mv at 33..34 (after the call); 5000's read of log at 12 (IRP 0xD) lost its OpEnd: 7000's write at 13 reuses
+ *   0xD and completes at 29, which is not 5000's
+ *   => in 10..30: 2 reads 16484 bytes, 1 flush, 1.7 ms; most waited on db.mv (1.5 ms over its two opens, 2 operations)
  * JVM (written by consumer thread 99): GC pause 20..21 (JVM-wide); park of (os 5000, java 1) 14.5..17.5;
  *   park of (os 7000, java 5000) 11..13: its Java id equals 5000 by chance, and must not count;
  *   contention of (os 6000, java 2) 15..16: another thread
@@ -131,11 +135,11 @@ class WhyCommandTest {
         b.record(sample(ts(b, 12), 5000));
         b.record(cswitch(ts(b, 14), 7000, 5000, WAITING, 6));
         b.record(readyThread(ts(b, 18), 5000));
-        b.record(fileName(ts(b, 1), 0, 0xF1L, "\\Device\\HarddiskVolume2\\shop\\db.mv"));
+        b.record(fileName(ts(b, 1), 0, 0xF9L, "\\Device\\HarddiskVolume2\\shop\\db.mv"));
         b.record(fileIo(ts(b, 11), 67, 5000, 0xBL, 0xF2L, 100));
         b.record(fileIoEnd(ts(b, 21.5), 0xAL, 16384, 0));
         b.record(fileIo(ts(b, 22), 68, 7000, 0xCL, 0xF1L, 512));
-        b.record(fileIo(ts(b, 23.5), 73, 5000, 0xAL, 0xF1L, 0));
+        b.record(fileIoV3(ts(b, 23.5), 73, 5000, 0xAL, 0xF3L, 0xF9L, 0));
         b.record(fileIoEnd(ts(b, 26), 0xCL, 512, 0));
         b.record(fileIoEnd(ts(b, 34), 0xAL, 4096, 0));
         b.newBuffer(); // CPU 1's second buffer (sequence 3)
@@ -143,7 +147,10 @@ class WhyCommandTest {
         b.record(fileIo(ts(b, 20.5), 67, 5000, 0xAL, 0xF1L, 16384));
         b.record(fileIoEnd(ts(b, 24), 0xAL, 0, 0));
         b.record(fileIo(ts(b, 33), 67, 5000, 0xAL, 0xF1L, 4096));
-        b.record(fileName(ts(b, 60), 36, 0xF2L, "\\Device\\HarddiskVolume2\\shop\\log"));
+        b.record(fileName(ts(b, 60), 36, 0xFAL, "\\Device\\HarddiskVolume2\\shop\\log"));
+        b.record(fileIo(ts(b, 12), 67, 5000, 0xDL, 0xF2L, 50));
+        b.record(fileIoV3(ts(b, 13), 68, 7000, 0xDL, 0xF1L, 0xF9L, 50));
+        b.record(fileIoEnd(ts(b, 29), 0xDL, 50, 0));
         b.sequence(0, 4).sequence(1, 1).sequence(2, 2).sequence(3, 3);
         return b.build();
     }

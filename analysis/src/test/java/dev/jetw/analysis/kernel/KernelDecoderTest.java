@@ -110,6 +110,42 @@ class KernelDecoderTest {
         assertEquals(4096, k.get(1).byteOffset());
         assertEquals("FileIo/Name", k.get(2).fullName());
         assertEquals("\\Device\\HarddiskVolume1\\data\\x.bin", k.get(2).fileName());
+        assertEquals(0xF0, k.get(2).number("fileKey"), "FileIo_Name's pointer is the FileKey");
+    }
+
+    /** Windows 8+ writes version 3: TTID a 4-byte field after FileKey (after FileObject in Create). */
+    @Test
+    void fileIoVersion3Layouts() throws IOException {
+        byte[] create = concat(le(32).putLong(0xA1).putLong(0xF0).putInt(777).putInt(0x01000020).putInt(0x80).putInt(7)
+                .array(), utf16z("C:\\data\\x.bin"));
+        b.record(systemLike(EtlFormat.HT_PERFINFO64, 3, 0x04, 64, 0, 0, b.anchor, create));
+        b.record(systemLike(EtlFormat.HT_PERFINFO64, 3, 0x04, 68, 0, 0, b.anchor,
+                le(48).putLong(4096).putLong(0xA2).putLong(0xF0).putLong(0xE1).putInt(777).putInt(512).putInt(0x10)
+                        .putInt(0).array()));
+        b.record(systemLike(EtlFormat.HT_PERFINFO64, 3, 0x04, 73, 0, 0, b.anchor,
+                le(28).putLong(0xA3).putLong(0xF0).putLong(0xE1).putInt(778).array()));
+        List<KernelEvent> k = read();
+        KernelEvent c = k.get(0);
+        assertEquals("FileIo/Create", c.fullName());
+        assertEquals(0xF0, c.number("fileObject"));
+        assertEquals(777, c.threadId());
+        assertEquals(0x01000020, c.number("createOptions"));
+        assertEquals(7, c.number("shareAccess"));
+        assertEquals("C:\\data\\x.bin", c.fileName());
+        assertNull(c.decodeNote());
+        KernelEvent w = k.get(1);
+        assertEquals("FileIo/Write", w.fullName());
+        assertEquals(0xA2, w.number("irpPtr"));
+        assertEquals(0xF0, w.number("fileObject"));
+        assertEquals(0xE1, w.number("fileKey"));
+        assertEquals(777, w.threadId());
+        assertEquals(512, w.size());
+        assertEquals(0x10, w.number("ioFlags"));
+        KernelEvent fl = k.get(2);
+        assertEquals("FileIo/Flush", fl.fullName());
+        assertEquals(0xF0, fl.number("fileObject"));
+        assertEquals(0xE1, fl.number("fileKey"));
+        assertEquals(778, fl.threadId());
     }
 
     @Test

@@ -83,11 +83,14 @@ final class FileIoPayloads {
         return b.array();
     }
 
-    /** FileIo_Name (Name 0, FileRundown 36): FileObject, FileName (UTF-16). */
-    static byte[] name(long fileObject, String fileName) {
+    /**
+     * FileIo_Name (Name 0, FileRundown 36): FileKey, FileName (UTF-16). The pointer is the file's key, not an open's
+     * object: readers (TraceEvent's FileIONameTraceData, jetw's why) index names by FileKey.
+     */
+    static byte[] name(long fileKey, String fileName) {
         byte[] name = utf16z(fileName);
         ByteBuffer b = ByteBuffer.allocate(8 + name.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(fileObject).put(name);
+        b.putLong(fileKey).put(name);
         return b.array();
     }
 

@@ -62,8 +62,11 @@ final class FileIoTracker {
     static final long FILE_OBJECT_BASE = 0xFFFFF0F000000000L;
     static final long FILE_KEY_BASE = 0xFFFFF0E000000000L;
 
-    /** A descriptor known not to be a regular file (until it is closed). */
-    private static final OpenFile NOT_A_FILE = new OpenFile(0, 0, null, Long.MIN_VALUE);
+    /**
+     * A descriptor whose path could not be read (closed first), until it is closed or reopened: counted once in
+     * {@link #unresolved}, not at each later call on it.
+     */
+    private static final OpenFile UNRESOLVED = new OpenFile(0, 0, null, Long.MIN_VALUE);
 
     /** The call a thread is in. */
     private static final class InFlight {
@@ -86,7 +89,11 @@ final class FileIoTracker {
     private final ConcurrentLinkedQueue<Runnable> pending = new ConcurrentLinkedQueue<Runnable>();
     private long irps;
     private long fileObjects;
-    /** Descriptors closed before the collector could read their path: their operations are not written. */
+    /**
+     * Descriptors closed before the collector could read their path: their operations are not written. Counted
+     * once each: when the readlink fails, or when a descriptor found not to be a file turns out closed before its
+     * path was read (the number may then have been reused by a socket or pipe after a file's open).
+     */
     long unresolved;
 
     /** {@code clock}: when a path is read, on the records' clock (System.nanoTime, as trace_clock=mono). */
@@ -134,6 +141,14 @@ final class FileIoTracker {
         return out.dropped;
     }
 
+    /**
+     * Every event up to {@code ts} has been decoded (the poller's watermark, after a pass): held records whose file's
+     * path was read before it go out, though no system call follows (an idle process).
+     */
+    void decodedUntil(long ts) {
+        out.release(ts);
+    }
+
     /** sys_enter_*: {@code fd} -1 for the opens; {@code offset} -1 when the call names none. */
     void enter(int cpu, long ts, int tid, FileSyscall call, int fd, long size, long offset, long openFlags) {
         out.release(ts);
@@ -160,11 +175,16 @@ final class FileIoTracker {
         }
         if (call.op == FileSyscall.Op.CLOSE) {
             fds.remove(fd); // released now: another thread's open may get the number before this call returns
-            if (f != null && !f.confirmed && ts < f.resolvedAt) {
-                f.doubtful = true; // closed before its path was read: the path read may be a later open's
+            if (f != null && f != UNRESOLVED && !f.confirmed && ts < f.resolvedAt) {
+                // Closed before its path was read: the path read may be a later open's.
+                if (isFile(f)) {
+                    f.doubtful = true;
+                } else {
+                    unresolved++; // what it named is unknown: the non-file read may be the number's next use
+                }
             }
         }
-        if (f == null || f == NOT_A_FILE || !c.recorded) {
+        if (!isFile(f) || !c.recorded) {
             return;
         }
         c.file = f;
@@ -229,7 +249,7 @@ final class FileIoTracker {
         int fd = (int) ret;
         fds.remove(fd);
         OpenFile f = resolve(fd, cpu, ts, false);
-        if (f == null || f == NOT_A_FILE || !c.recorded) {
+        if (!isFile(f) || !c.recorded) {
             return; // jetw's own open: named when an application thread uses it, if ever
         }
         if (plan.fileIoInit) {
@@ -245,15 +265,20 @@ final class FileIoTracker {
     }
 
     private OpenFile resolve(int fd, int cpu, long ts, boolean named) {
+        if (fd < 0) {
+            return null; // a call on no descriptor (it fails EBADF): nothing to name, nothing left out
+        }
         long at = clock.getAsLong();
-        String path = fd < 0 ? null : descriptors.path(fd);
+        String path = descriptors.path(fd);
         if (path == null) {
             unresolved++;
-            return null;
+            fds.put(fd, UNRESOLVED);
+            return UNRESOLVED;
         }
         if (!descriptors.isRegularFile(fd, path)) {
-            fds.put(fd, NOT_A_FILE);
-            return NOT_A_FILE;
+            OpenFile notAFile = new OpenFile(0, 0, null, at); // its own: a close before `at` is counted
+            fds.put(fd, notAFile);
+            return notAFile;
         }
         OpenFile f = new OpenFile(nextFileObject(), fileKey(path), path, at);
         fds.put(fd, f);
@@ -270,7 +295,7 @@ final class FileIoTracker {
         out.flush();
         List<OpenFile> open = new ArrayList<OpenFile>();
         for (OpenFile f : fds.values()) {
-            if (f != NOT_A_FILE && !f.doubtful) {
+            if (isFile(f) && !f.doubtful) {
                 open.add(f);
             }
         }
@@ -278,6 +303,11 @@ final class FileIoTracker {
             out.name(0, nanoTime, FileIoPayloads.FILE_RUNDOWN, f);
         }
         out.flush();
+    }
+
+    /** A regular file's description (not a descriptor left out: unresolved, or not a file). */
+    private static boolean isFile(OpenFile f) {
+        return f != null && f.path != null;
     }
 
     private void opEnd(int cpu, long ts, OpenFile f, long irp, long extraInfo, int status) {

@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * them in the order they came (time order: so each CPU's buffer stays in time order). A path is read from
  * /proc/PID/fd/N when the collector decodes the open, at a moment R after it happened; it is right unless the
  * descriptor was closed before R (the number may then name a later open, or nothing). Every event up to R has been
- * decoded once an event stamped after R arrives (the decoder's input is in time order): the file is then
- * confirmed, and its records go out, or, if a close before R was seen, are dropped and counted. Records without a
+ * decoded once an event stamped after R arrives (the decoder's input is in time order), or once the poller's
+ * watermark passed R (FileIoTracker.decodedUntil, after each pass: an idle process sends no next event): the file
+ * is then confirmed, and its records go out, or, if a close before R was seen, are dropped and counted. Records without a
  * file (none today) and of confirmed files go out at once when nothing is held before them.
  */
 final class FileRecordQueue {
@@ -150,7 +151,7 @@ final class FileRecordQueue {
         switch (h.type) {
             case FileIoPayloads.NAME:
             case FileIoPayloads.FILE_RUNDOWN:
-                payload = ByteBuffer.wrap(FileIoPayloads.name(f.fileObject, f.path));
+                payload = ByteBuffer.wrap(FileIoPayloads.name(f.fileKey, f.path));
                 n = payload.capacity();
                 break;
             case FileIoPayloads.CREATE:

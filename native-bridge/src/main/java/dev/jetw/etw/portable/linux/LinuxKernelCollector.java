@@ -107,7 +107,7 @@ public final class LinuxKernelCollector {
             sink.notice(SessionNotice.NOTE, "DiskIo DiskNumber: " + (disks.describe().isEmpty() ? "no disk in /sys/block"
                     : disks.describe()) + "; requests of other processes are not recorded", KernelRecordSink.NOW);
         }
-        if (plan.needsFile()) {
+        if (plan.needsFile() && tracefs.recordsFiles()) { // else the problem above says no file I/O is recorded
             sink.notice(SessionNotice.NOTE, "FileIo: the traced process's regular files only (sockets, pipes, devices,"
                     + " /proc and /sys left out; so are jetw's logger and JFR consumer); FileObject, FileKey and IrpPtr are"
                     + " numbered by the collector; paths are read from /proc/PID/fd when the"
@@ -124,6 +124,19 @@ public final class LinuxKernelCollector {
             // the JVM is already exiting: the session's own stop follows
         }
         return c;
+    }
+
+    /**
+     * The held FileIo records and the FileRundown go out, unless the file poller is still running: the tracker is
+     * its alone (plain maps), so then nothing is touched and a note says what is missing.
+     */
+    static void stopFiles(FileIoTracker files, boolean pollerEnded, KernelRecordSink sink) {
+        if (pollerEnded) {
+            files.stop(System.nanoTime());
+        } else {
+            sink.notice(SessionNotice.NOTE, "file I/O: the file poller did not end, so the FileIo records it still"
+                    + " held and the FileRundown of files still open are not written", KernelRecordSink.NOW);
+        }
     }
 
     /** Why tracefs cannot be used, and how to grant it. */
@@ -168,7 +181,7 @@ public final class LinuxKernelCollector {
         }
         TracefsSession.Loss loss = tracefs.stop();
         translator.flushBlocks();
-        files.stop(System.nanoTime());
+        stopFiles(files, loss.filePollerEnded, sink);
         // With overwrite on, the pages count every overwritten event in-band; the stats files count them too, and
         // also what no page reported (a gap at the very end, events left unread): the difference is lost as well.
         long extra = Math.max(0, loss.ring - translator.lostInBand.get()) + loss.unread;

@@ -5,6 +5,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * Hands the records of an instance's pages on in time order across CPUs. A poller reads one CPU's buffer
@@ -73,6 +74,7 @@ final class TimeOrderedPages implements PagePoller.PageSink {
     private final PageDecoder pages;
     private final PageDecoder.RecordVisitor downstream;
     private final Runnable beforeDispatch;
+    private final LongConsumer afterDispatch;
     private final int pageSize;
     private final List<Run> runs = new ArrayList<Run>();
     private final ArrayDeque<Page> free = new ArrayDeque<Page>();
@@ -84,10 +86,21 @@ final class TimeOrderedPages implements PagePoller.PageSink {
      *                       handed over: the rundown)
      */
     TimeOrderedPages(int pageSize, PageDecoder pages, PageDecoder.RecordVisitor downstream, Runnable beforeDispatch) {
+        this(pageSize, pages, downstream, beforeDispatch, null);
+    }
+
+    /**
+     * @param afterDispatch given, after each batch, the moment up to which every record has now been handed on (even
+     *                      when there was none): the file tracker releases what it held for confirmation by it, so an
+     *                      idle process's records do not wait for its next system call
+     */
+    TimeOrderedPages(int pageSize, PageDecoder pages, PageDecoder.RecordVisitor downstream, Runnable beforeDispatch,
+                     LongConsumer afterDispatch) {
         this.pageSize = pageSize;
         this.pages = pages;
         this.downstream = downstream;
         this.beforeDispatch = beforeDispatch;
+        this.afterDispatch = afterDispatch;
     }
 
     @Override
@@ -109,7 +122,11 @@ final class TimeOrderedPages implements PagePoller.PageSink {
 
     @Override
     public void passDone(long watermark) {
-        dispatch(watermark == Long.MAX_VALUE ? Long.MAX_VALUE : watermark - MARGIN_NANOS);
+        long until = watermark == Long.MAX_VALUE ? Long.MAX_VALUE : watermark - MARGIN_NANOS;
+        dispatch(until);
+        if (afterDispatch != null) {
+            afterDispatch.accept(until);
+        }
     }
 
     /** Hands on, merged in time order, every waiting record up to {@code until}. */

@@ -51,6 +51,11 @@ final class TracefsSession {
         /** Events still unread when the instances went (a poller that died or did not finish in time). */
         long unread;
         final List<String> problems = new ArrayList<String>();
+        /**
+         * The file poller ended (or there was none): only then may the stopping thread touch the file tracker, which
+         * is the poller's alone (its maps are not shared).
+         */
+        boolean filePollerEnded = true;
     }
 
     private final File root;
@@ -276,7 +281,7 @@ final class TracefsSession {
             fileDecoder.learn(fio.dir(), c);
         }
         filePoller = new PagePoller(fio, hp.pageSize(), new TimeOrderedPages(hp.pageSize(), filePages, fileDecoder,
-                files::applyHandedOver), pollMillis(), kb * 1024L, "jetw-kernel-file");
+                files::applyHandedOver, files::decodedUntil), pollMillis(), kb * 1024L, "jetw-kernel-file");
     }
 
     private static long pollMillis() {
@@ -357,6 +362,11 @@ final class TracefsSession {
         return n;
     }
 
+    /** Whether file system calls are recorded: the "fio" instance exists (not when the kernel has no syscall events). */
+    boolean recordsFiles() {
+        return fio != null;
+    }
+
     /** The pollers' threads (never in the pid list). */
     Set<Integer> pollerTids() {
         return pollerTids;
@@ -377,7 +387,7 @@ final class TracefsSession {
         }
         stopPoller(schedPoller, "scheduler", loss);
         stopPoller(blkPoller, "block", loss);
-        stopPoller(filePoller, "file", loss);
+        loss.filePollerEnded = stopPoller(filePoller, "file", loss);
         for (TraceInstance t : new TraceInstance[] {sched, blk, fio}) {
             if (t == null) {
                 continue;
@@ -398,11 +408,13 @@ final class TracefsSession {
         return loss;
     }
 
-    private static void stopPoller(PagePoller p, String name, Loss loss) {
+    /** Stops {@code p}; false when its thread is still running (it did not finish within 5 s). */
+    private static boolean stopPoller(PagePoller p, String name, Loss loss) {
         if (p == null) {
-            return;
+            return true;
         }
-        if (!p.stop(5000)) {
+        boolean ended = p.stop(5000);
+        if (!ended) {
             loss.problems.add("the " + name + " poller did not finish its last pass within 5 s");
         }
         if (p.failure != null) {
@@ -412,6 +424,7 @@ final class TracefsSession {
             loss.problems.add("the " + name + " poller lost " + p.sinkFailures.get() + " pages to errors, the first: "
                     + p.firstSinkFailure);
         }
+        return ended;
     }
 
     /** Closes the free_buffer files (rmdir answers EBUSY while one is open) and removes the instances. */

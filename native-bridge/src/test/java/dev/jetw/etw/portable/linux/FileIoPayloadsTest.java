@@ -64,7 +64,7 @@ class FileIoPayloadsTest {
     }
 
     @Test
-    void nameIsFileObjectAndTheUtf16Name() {
+    void nameIsFileKeyAndTheUtf16Name() {
         byte[] p = FileIoPayloads.name(0xF0L, "/x");
         assertArrayEquals(le(8 + 6).putLong(0xF0L).put("/x\0".getBytes(StandardCharsets.UTF_16LE)).array(), p);
     }

@@ -179,17 +179,37 @@ class FileIoTrackerTest {
         assertEquals(FileIoTracker.CURRENT_POSITION, r.get(1).payload.getLong(0), "write(2): the current position");
         assertEquals(0, r.get(2).payload.getLong(8), "nothing written");
         assertEquals(ErrnoStatus.STATUS_DISK_FULL, r.get(2).payload.getInt(16));
-        assertEquals(r.get(0).payload.getLong(0), r.get(3).payload.getLong(0), "FileRundown names the same FileObject");
+        long fileKey = r.get(1).payload.getLong(32); // FileIo_ReadWrite: Offset, IrpPtr, TTID, FileObject, FileKey
+        assertEquals(fileKey, r.get(0).payload.getLong(0), "FileIo/Name's pointer is the FileKey, not the FileObject");
+        assertEquals(fileKey, r.get(3).payload.getLong(0), "FileRundown names the same FileKey");
+    }
+
+    /** {@code call} on {@code fd} ({@code size} asked, at the current position) by the application, returning {@code ret}. */
+    static void syscall(FileIoTracker t, long from, long to, FileSyscall call, int fd, long size, long ret) {
+        t.enter(0, from, APP, call, fd, size, -1, 0);
+        t.exit(0, to, APP, call, ret);
+    }
+
+    /** After the stop at {@code stopAt}: one description counted in the note, and no FileIo record. */
+    void assertOneDescriptorLeftOut(FileIoTracker t, long stopAt, String why) {
+        t.stop(stopAt);
+        assertEquals(1, t.unnamedDescriptors(), why);
+        assertEquals("", types(fileIo(out)));
+    }
+
+    /** The application's open returning {@code fd} at 1000, whose path the collector reads only at {@code readAt}. */
+    void openedWithPathReadLate(FileIoTracker t, int fd, String pathThen, long readAt) {
+        t.enter(0, 900, APP, FileSyscall.OPENAT, -1, 0, -1, 0);
+        fds.paths.put(fd, pathThen);
+        now = readAt;
+        t.exit(0, 1000, APP, FileSyscall.OPENAT, fd);
     }
 
     @Test
     void aPathReadAfterItsDescriptorWasClosedNamesNothing() {
         FileIoTracker t = tracker(KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT);
-        t.enter(0, 900, APP, FileSyscall.OPENAT, -1, 0, -1, 0);
         // By the time the collector reads /proc/PID/fd/6, the file was closed and 6 reopened on another file.
-        fds.paths.put(6, "/data/other.db");
-        now = 5000;
-        t.exit(0, 1000, APP, FileSyscall.OPENAT, 6);
+        openedWithPathReadLate(t, 6, "/data/other.db", 5000);
         t.enter(0, 2000, APP, FileSyscall.READ, 6, 10, -1, 0);
         t.exit(0, 2100, APP, FileSyscall.READ, 0);
         t.enter(0, 3000, APP, FileSyscall.CLOSE, 6, 0, -1, 0);
@@ -204,6 +224,62 @@ class FileIoTrackerTest {
         assertEquals("64@3300 76@3300 67@7000 76@7100 36@8000", types(r), "the first open's records are dropped");
         assertEquals(8, t.droppedRecords(), "Create, Read, Cleanup, Close and their 4 OpEnds: " + types(r));
         assertEquals(ErrnoStatus.STATUS_END_OF_FILE, r.get(3).payload.getInt(16), "0 bytes of 10: end of file");
+    }
+
+    @Test
+    void aDescriptorWhosePathCannotBeReadIsCountedOnceNotAtEachCall() {
+        FileIoTracker t = tracker(KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT);
+        // Descriptor 8 was opened before tracing and is gone from /proc by the time its first read is decoded.
+        for (int i = 0; i < 3; i++) {
+            t.enter(0, 100 + 100 * i, APP, FileSyscall.READ, 8, 10, -1, 0);
+            t.exit(0, 150 + 100 * i, APP, FileSyscall.READ, 10);
+        }
+        syscall(t, 500, 550, FileSyscall.CLOSE, 8, 0, 0);
+        syscall(t, 600, 650, FileSyscall.READ, -1, 10, -9); // EBADF: no descriptor, nothing left out
+        assertOneDescriptorLeftOut(t, 700, "one description left out, whatever the calls on it");
+    }
+
+    @Test
+    void aFilesDescriptorReusedByASocketBeforeItsPathWasReadIsCounted() {
+        FileIoTracker t = tracker(KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT);
+        // The file opened at 1000 was closed at 2000 and 6 became a socket before the collector read its path.
+        openedWithPathReadLate(t, 6, "socket:[42]", 5000);
+        syscall(t, 2000, 2100, FileSyscall.CLOSE, 6, 0, 0);
+        syscall(t, 6000, 6100, FileSyscall.READ, 6, 10, 10); // the socket, met afterwards: a non-file, not counted
+        syscall(t, 7000, 7100, FileSyscall.CLOSE, 6, 0, 0);
+        assertOneDescriptorLeftOut(t, 8000, "the open's description is left out and counted");
+    }
+
+    @Test
+    void stopLeavesTheTrackerAloneWhileTheFilePollerStillRuns() {
+        FileIoTracker t = tracker(KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT);
+        fds.paths.put(5, "/data/a.db");
+        now = 5000; // the path is read later than the write: the records are held
+        syscall(t, 100, 200, FileSyscall.WRITE, 5, 10, 10);
+        LinuxKernelCollector.stopFiles(t, false, out);
+        assertEquals("", types(fileIo(out)), "the poller's tracker is not touched by the stopping thread");
+        assertEquals(1, out.notices.size());
+        assertTrue(out.notices.get(0).text().contains("file poller did not end"), out.notices.get(0).text());
+        LinuxKernelCollector.stopFiles(t, true, out);
+        assertEquals("0@100 68@100 76@200 36@", types(fileIo(out)).replaceAll("36@\\d+$", "36@"),
+                "once it ended: the held records, then the FileRundown");
+    }
+
+    @Test
+    void heldRecordsGoOutAtThePollersWatermarkWithoutAnotherSystemCall() {
+        FileIoTracker t = tracker(KernelFlag.FILE_IO, KernelFlag.FILE_IO_INIT);
+        List<Long> until = new ArrayList<>();
+        TimeOrderedPages pages = new TimeOrderedPages(4096, null, null, () -> { }, ts -> {
+            until.add(ts);
+            t.decodedUntil(ts);
+        });
+        // The path was read at 1.5 ms; then the process does no more system calls.
+        openedWithPathReadLate(t, 5, "/data/a.db", 1_500_000);
+        pages.passDone(2_400_000); // every CPU seen empty at 2.4 ms: all up to 1.4 ms (less the margin) was decoded
+        assertEquals(List.of(2_400_000L - TimeOrderedPages.MARGIN_NANOS), until);
+        assertEquals("", types(fileIo(out)), "1.4 ms is before the path was read: still held");
+        pages.passDone(2_600_000);
+        assertEquals("64@1000 76@1000", types(fileIo(out)), "released by the next pass's watermark alone");
     }
 
     @Test
