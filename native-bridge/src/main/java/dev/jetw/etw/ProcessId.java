@@ -2,6 +2,9 @@ package dev.jetw.etw;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.lang.management.ManagementFactory;
 
 /**
@@ -18,7 +21,7 @@ public final class ProcessId {
 
     public static long current() {
         // Only where '/' separates names: on Windows "/proc/self" is a path on the current drive any user may create.
-        long proc = File.separatorChar == '/' ? ofProcSelf(new File("/proc/self")) : 0;
+        long proc = File.separatorChar == '/' ? ofProcSelf(Paths.get("/proc/self")) : 0;
         if (proc > 0) {
             return proc;
         }
@@ -37,10 +40,13 @@ public final class ProcessId {
         }
     }
 
-    /** The pid {@code self} (Linux's /proc/self) resolves to, or 0 where there is none. */
-    static long ofProcSelf(File self) {
+    /**
+     * The pid the link {@code self} (Linux's /proc/self) names, or 0 where there is none. The link is read, never
+     * canonicalised: Java 8 caches canonical paths for 30 s (sun.io.useCanonCaches).
+     */
+    public static long ofProcSelf(Path self) {
         try {
-            String name = self.getCanonicalFile().getName();
+            String name = Files.readSymbolicLink(self).toString();
             if (name.isEmpty() || name.length() > 18) {
                 return 0;
             }

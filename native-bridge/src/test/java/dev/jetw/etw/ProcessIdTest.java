@@ -24,16 +24,16 @@ class ProcessIdTest {
     @Test
     void procSelfIsReadWhereItExists() {
         assumeTrue(new File("/proc/self").exists(), "no /proc here: ProcessHandle gives it");
-        assertEquals(ProcessHandle.current().pid(), ProcessId.ofProcSelf(new File("/proc/self")));
+        assertEquals(ProcessHandle.current().pid(), ProcessId.ofProcSelf(Path.of("/proc/self")));
     }
 
     @Test
     void theLinksTargetNameIsThePidAndAnythingElseIsNone() throws IOException {
-        Files.createDirectory(dir.resolve("4242"));
-        Path self = Files.createSymbolicLink(dir.resolve("self"), dir.resolve("4242"));
-        assertEquals(4242, ProcessId.ofProcSelf(self.toFile()));
-        assertEquals(0, ProcessId.ofProcSelf(dir.resolve("missing").toFile()), "no such file: its own name, not digits");
-        Files.createDirectory(dir.resolve("not-a-pid"));
-        assertEquals(0, ProcessId.ofProcSelf(dir.resolve("not-a-pid").toFile()));
+        Path self = Files.createSymbolicLink(dir.resolve("self"), Path.of("4242")); // as /proc/self: a relative target
+        assertEquals(4242, ProcessId.ofProcSelf(self));
+        assertEquals(0, ProcessId.ofProcSelf(dir.resolve("missing")), "no such link");
+        Files.createDirectory(dir.resolve("not-a-link"));
+        assertEquals(0, ProcessId.ofProcSelf(dir.resolve("not-a-link")), "a directory, not a link");
+        assertEquals(0, ProcessId.ofProcSelf(Files.createSymbolicLink(dir.resolve("other"), Path.of("not-a-pid"))));
     }
 }

@@ -23,7 +23,11 @@ final class ProcFs {
 
     /** The pid of this JVM (the tgid). */
     static int selfPid() throws IOException {
-        return Integer.parseInt(Files.readSymbolicLink(Paths.get("/proc/self")).toString());
+        long pid = dev.jetw.etw.ProcessId.ofProcSelf(Paths.get("/proc/self"));
+        if (pid <= 0) {
+            throw new IOException("/proc/self does not name a process");
+        }
+        return (int) pid;
     }
 
     /**
