@@ -235,23 +235,47 @@ public final class Instrumenter {
                     registry.leaveOutTrivial(type.getName(), method.getInternalName(), method.getDescriptor(), Selection.groupOf(choice));
                     return false;
                 }
-                int id = registry.register(type.getName(), method.getInternalName(), method.getDescriptor(),
-                        Selection.levelOf(choice), selection.thresholdNanos(choice), Selection.groupOf(choice));
-                if (id == 0) {
-                    return false;
-                }
-                HotMethods.Decision known = hotMethods == null ? null
-                        : hotMethods.of(type.getName(), method.getInternalName(), method.getDescriptor());
-                AttachRamp r = ramp;
-                if (known == null && r != null) {
-                    known = r.decisionFor(type.getName(), method.getInternalName(), method.getDescriptor());
-                }
-                if (known != null && exclusion.startKnown(id, known)) {
-                    registry.uninstrument(id); // named and budgeted like any method, but never given advice
-                }
-                return !registry.isUninstrumented(id);
+                int id = admit(registry, exclusion, type.getName(), method.getInternalName(), method.getDescriptor(), choice,
+                        selection.thresholdNanos(choice), knownDecisions);
+                return id != 0 && !registry.isUninstrumented(id);
             }
         };
+    }
+
+    /** Where a decision made before the method's first call comes from: an earlier trace (hotMethods=) or the attach ramp. */
+    interface KnownDecisions {
+        HotMethods.Decision of(String className, String methodName, String descriptor);
+    }
+
+    /** An earlier trace's decision first, else the attach ramp's (a class, not a lambda: it runs inside class loading). */
+    private final KnownDecisions knownDecisions = new KnownDecisions() {
+        @Override
+        public HotMethods.Decision of(String className, String methodName, String descriptor) {
+            HotMethods.Decision known = hotMethods == null ? null : hotMethods.of(className, methodName, descriptor);
+            AttachRamp r = ramp;
+            return known == null && r != null ? r.decisionFor(className, methodName, descriptor) : known;
+        }
+    };
+
+    /**
+     * Registers a selected method and applies its known decision before the rundown may name it: the rundown writes
+     * the decision (MethodExclusion) right after the method's DC_START, so a rundown thread draining in between (it
+     * runs while the other classes of a pass are transformed) named the method without saying why it is absent.
+     *
+     * @return the method's id, 0 when its rule's share leaves it out
+     */
+    static int admit(MethodRegistry registry, AdaptiveExclusion exclusion, String className, String methodName, String descriptor,
+                     long choice, long thresholdNanos, KnownDecisions known) {
+        int id = registry.registerUnnamed(className, methodName, descriptor, Selection.levelOf(choice), thresholdNanos, Selection.groupOf(choice));
+        if (id == 0) {
+            return 0;
+        }
+        HotMethods.Decision decision = known.of(className, methodName, descriptor);
+        if (decision != null && exclusion.startKnown(id, decision)) {
+            registry.uninstrument(id); // named and budgeted like any method, but never given advice
+        }
+        registry.queueForRundown(id);
+        return id;
     }
 
     /** Class files of Java 7 and later may hold invokedynamic; Byte Buddy reads the version from the class file. */

@@ -27,6 +27,8 @@ public final class MethodRegistry {
         public final String descriptor;
         final int group;
         final long rank;
+        /** Handed to the rundown for its DC_START (under the registry's lock): once only. */
+        boolean queued;
 
         Entry(String className, String methodName, String descriptor, int group) {
             this.className = className;
@@ -91,6 +93,17 @@ public final class MethodRegistry {
      * @return its id, or 0 when its rule's share leaves it out
      */
     public synchronized int register(String className, String methodName, String descriptor, int level, long thresholdNanos, int group) {
+        int id = registerUnnamed(className, methodName, descriptor, level, thresholdNanos, group);
+        queueForRundown(id);
+        return id;
+    }
+
+    /**
+     * Registers a method as {@link #register} does, but holds it back from the rundown until {@link #queueForRundown}:
+     * the rundown writes a method's known decision (MethodExclusion) right after its DC_START, so the decision must
+     * be applied before the rundown thread can see the method, or the trace names it without saying why it is absent.
+     */
+    public synchronized int registerUnnamed(String className, String methodName, String descriptor, int level, long thresholdNanos, int group) {
         Entry e = new Entry(className, methodName, descriptor, group);
         Integer known = ids.get(e.key());
         if (known != null) {
@@ -124,8 +137,16 @@ public final class MethodRegistry {
         thresholds[e.id] = thresholdNanos;
         ids.put(e.key(), e.id);
         live++;
-        pendingRundown.add(e);
         return e.id;
+    }
+
+    /** Hands method {@code id} to the rundown for its DC_START, unless it was already (0: no method, nothing). */
+    public synchronized void queueForRundown(int id) {
+        Entry e = entry(id);
+        if (e != null && !e.queued) {
+            e.queued = true;
+            pendingRundown.add(e);
+        }
     }
 
     /** Counts a trivial method that rule {@code group} matched and left uninstrumented (once per method). */
