@@ -1,6 +1,10 @@
 package com.acme.app;
 
-/** A getter called 20,000 times (adaptive exclusion excludes it) beside a method that sleeps (never excluded). */
+/**
+ * A getter called 100,000 times (adaptive exclusion excludes it: hot-short at its first windows, or hot-fast after
+ * 65,536 calls under the hot threshold when a loaded machine left its first calls interpreted and slow) beside a
+ * method that sleeps (never excluded).
+ */
 public final class HotGetterApp {
 
     private int value = 3;
@@ -16,7 +20,7 @@ public final class HotGetterApp {
     public static void main(String[] args) throws InterruptedException {
         HotGetterApp app = new HotGetterApp();
         long sum = 0;
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < 100_000; i++) {
             sum += app.value();
         }
         for (int i = 0; i < 3; i++) {

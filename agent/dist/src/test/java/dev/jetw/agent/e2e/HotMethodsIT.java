@@ -29,7 +29,7 @@ class HotMethodsIT {
         ChildJvm child = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=" + options), ChildJvm.appClassPath(), HotGetterApp.class);
         int exit = child.waitForExit();
         assertEquals(0, exit, child.toString());
-        assertTrue(child.stdout().contains("sum 60000"), child.toString());
+        assertTrue(child.stdout().contains("sum 300000"), child.toString());
         return new ChildJvm.Result(exit, child.stdout(), String.join("\n", child.stderrLines()));
     }
 
@@ -46,7 +46,10 @@ class HotMethodsIT {
         ChildJvm.Result list = ChildJvm.tool("etl", "hot-methods", "-o", hot.toString(), first.toString());
         assertEquals(0, list.exit(), list.toString());
         String written = Files.readString(hot);
-        assertTrue(written.contains("\nhot-short " + APP + ".value()I\n"), written);
+        // Which exclusion depends on how fast the first calls ran: short in their first windows (hot-short), or
+        // given the hot threshold first and proved fast later (hot-fast: a loaded machine keeps them interpreted).
+        String reason = written.contains("\nhot-short " + APP + ".value()I\n") ? "hot-short" : "hot-fast";
+        assertTrue(written.contains("\n" + reason + " " + APP + ".value()I\n"), written);
         assertTrue(!written.contains("pause"), "the sleeping method is not listed: " + written);
 
         Path second = temp.resolve("second.etl");
@@ -60,8 +63,8 @@ class HotMethodsIT {
 
         ChildJvm.Result again = ChildJvm.tool("etl", "hot-methods", second.toString());
         assertEquals(0, again.exit(), again.toString());
-        assertTrue(again.stdout().contains("\nhot-short " + APP + ".value()I\n"), "the decision carries over to the next list: " + again.stdout());
+        assertTrue(again.stdout().contains("\n" + reason + " " + APP + ".value()I\n"), "the decision carries over to the next list: " + again.stdout());
         ChildJvm.Result summary = ChildJvm.tool("etl", "summary", second.toString());
-        assertTrue(summary.stdout().contains(APP + ".value()I  hot-short (from hotMethods=): 0 calls observed"), summary.stdout());
+        assertTrue(summary.stdout().contains(APP + ".value()I  " + reason + " (from hotMethods=): 0 calls observed"), summary.stdout());
     }
 }
