@@ -170,12 +170,20 @@ public final class JetwCli {
             return FAILED;
         }
         for (String line : reply.split("\n")) {
-            (line.startsWith("jetw: warning: ") ? err : out).println(line);
+            (line.startsWith("jetw: warning: ") ? err : out).println(withCommandTyped(line));
         }
         if (owner != null && command.equals("attach")) {
             out.println(owner);
         }
         return OK;
+    }
+
+    /** How the agent's reply names a command to run next (it cannot know which launcher the user typed). */
+    static final String AGENT_COMMAND_HINT = "follow it with: jetw ";
+
+    /** A reply line with the agent's "jetw COMMAND" hint spoken as the user typed this tool ({@link #invocation}). */
+    static String withCommandTyped(String line) {
+        return line.replace(AGENT_COMMAND_HINT, "follow it with: " + invocation() + " ");
     }
 
     /** The dump's file, absolute against this tool's working directory (the target JVM's differs). */

@@ -50,7 +50,7 @@ class AttachRampIT {
     void ordersTheTiersAndRepliesAfterTheFirst(String given, String attachHot, String hotPart, List<String> order) throws Exception {
         Ramped r = attach(given);
         assertTrue(r.reply.contains("attach ramp: the first tier is in; the other loaded classes follow in the background (hot classes:"
-                + " attachHot=" + attachHot + "); follow it with: jetw status " + r.pid), r.reply);
+                + " attachHot=" + attachHot + "); follow it with: java -jar jetw-agent.jar status " + r.pid), r.reply);
         r.assertDone(6, attachHot, hotPart, order, "attachHot=" + attachHot);
         r.assertHotMethodsLeftOut();
     }

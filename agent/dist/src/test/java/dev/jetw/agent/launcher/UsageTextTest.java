@@ -32,6 +32,19 @@ class UsageTextTest {
         System.clearProperty(JetwCli.LAUNCHER_PROPERTY);
     }
 
+    /** The agent's attach reply names "jetw status"; the tool relays it as the command the user typed. */
+    @Test
+    void theAttachReplysHintNamesTheCommandTyped() {
+        String line = "attach ramp: the first tier is in; the other loaded classes follow in the background (hot classes:"
+                + " attachHot=defer); follow it with: jetw status 4242";
+        assertEquals(line.replace("follow it with: jetw status", "follow it with: java -jar jetw-agent.jar status"),
+                JetwCli.withCommandTyped(line));
+        System.setProperty(JetwCli.LAUNCHER_PROPERTY, "./jetw");
+        assertTrue(JetwCli.withCommandTyped(line).endsWith("; follow it with: ./jetw status 4242"), JetwCli.withCommandTyped(line));
+        assertEquals("methods: 12 instrumented, jetw status", JetwCli.withCommandTyped("methods: 12 instrumented, jetw status"),
+                "only the hint is rewritten");
+    }
+
     @Test
     void theJarsUsageListsEveryEtlCommandOfTheTable() throws Exception {
         String usage = JetwCli.usageText();
