@@ -26,8 +26,26 @@ public final class JetwThreads {
      * on JFR's consumer thread, so it reads this without a lock and without boxing; registrations are rare.
      */
     private static volatile long[] sorted = new long[0];
-    /** OS thread ids of jetw threads that registered themselves, sorted (read without a lock per system call). */
-    private static volatile int[] osSorted = new int[0];
+    /**
+     * OS thread ids of jetw threads that registered themselves, sorted, with the System.nanoTime() at which each
+     * thread ended ({@link #unregisterCurrentOsThread}; Long.MAX_VALUE while it runs): read without a lock per
+     * system call. An ended thread's id is kept so that its last calls, decoded later, are still jetw's, while a
+     * later thread given the same id by the kernel is not.
+     */
+    private static volatile OsIds osIds = new OsIds(new int[0], new long[0]);
+    /** Ended OS ids kept at most (the oldest end forgotten first): jetw ends few threads that registered one. */
+    static final int ENDED_OS_IDS = 64;
+
+    /** An immutable snapshot: ids sorted, and each id's end (parallel). */
+    private static final class OsIds {
+        final int[] tids;
+        final long[] ends;
+
+        OsIds(int[] tids, long[] ends) {
+            this.tids = tids;
+            this.ends = ends;
+        }
+    }
 
     private JetwThreads() {
     }
@@ -53,24 +71,74 @@ public final class JetwThreads {
     /**
      * Marks the calling thread, one of jetw's, by its OS thread id too ({@link OsThreadId}), so that the Linux kernel
      * collector leaves its system calls out (the session's logger writes the trace file; the JFR consumer reads its
-     * repository). Called first thing by the jetw threads that do file I/O; a no-op where the id cannot be read.
+     * repository). Called first thing by the jetw threads that do file I/O, which call
+     * {@link #unregisterCurrentOsThread} last; a no-op where the id cannot be read.
      */
     public static void registerCurrentOsThread() {
-        int tid = OsThreadId.current();
+        setOsEnd(OsThreadId.current(), Long.MAX_VALUE);
+    }
+
+    /**
+     * The calling thread, registered by {@link #registerCurrentOsThread}, ends: its system calls until now stay
+     * jetw's; the kernel may give its id to an application thread later, whose calls are then the application's.
+     */
+    public static void unregisterCurrentOsThread() {
+        setOsEnd(OsThreadId.current(), System.nanoTime());
+    }
+
+    private static void setOsEnd(int tid, long end) {
         if (tid <= 0) {
             return;
         }
         synchronized (JetwThreads.class) {
-            int[] ids = Arrays.copyOf(osSorted, osSorted.length + 1);
-            ids[ids.length - 1] = tid;
-            Arrays.sort(ids);
-            osSorted = ids; // a handful: only jetw's long-lived threads that do file I/O call this
+            OsIds now = osIds;
+            java.util.TreeMap<Integer, Long> m = new java.util.TreeMap<Integer, Long>();
+            for (int i = 0; i < now.tids.length; i++) {
+                m.put(now.tids[i], now.ends[i]);
+            }
+            m.put(tid, end);
+            while (endedCount(m) > ENDED_OS_IDS) {
+                m.remove(earliestEnded(m));
+            }
+            int[] tids = new int[m.size()];
+            long[] ends = new long[m.size()];
+            int i = 0;
+            for (java.util.Map.Entry<Integer, Long> e : m.entrySet()) {
+                tids[i] = e.getKey();
+                ends[i++] = e.getValue();
+            }
+            osIds = new OsIds(tids, ends);
         }
     }
 
-    /** True when the OS thread {@code tid} registered itself as one of jetw's ({@link #registerCurrentOsThread}). */
-    public static boolean isJetwOsThread(int tid) {
-        return Arrays.binarySearch(osSorted, tid) >= 0;
+    private static int endedCount(java.util.Map<Integer, Long> m) {
+        int n = 0;
+        for (long end : m.values()) {
+            n += end == Long.MAX_VALUE ? 0 : 1;
+        }
+        return n;
+    }
+
+    private static int earliestEnded(java.util.Map<Integer, Long> m) {
+        int tid = 0;
+        long earliest = Long.MAX_VALUE;
+        for (java.util.Map.Entry<Integer, Long> e : m.entrySet()) {
+            if (e.getValue() < earliest) {
+                earliest = e.getValue();
+                tid = e.getKey();
+            }
+        }
+        return tid;
+    }
+
+    /**
+     * True when the OS thread {@code tid} was one of jetw's at {@code monotonicNanos} (System.nanoTime()'s clock,
+     * the kernel collector's): registered ({@link #registerCurrentOsThread}) and not ended before that time.
+     */
+    public static boolean isJetwOsThread(int tid, long monotonicNanos) {
+        OsIds now = osIds;
+        int i = Arrays.binarySearch(now.tids, tid);
+        return i >= 0 && monotonicNanos <= now.ends[i];
     }
 
     /** True when the thread with Java id {@code javaThreadId} is one jetw registered. */

@@ -61,6 +61,15 @@ final class SessionLogger implements Runnable {
     @Override
     public void run() {
         dev.jetw.etw.JetwThreads.registerCurrentOsThread(); // its writes of the trace file are jetw's, not the application's
+        try {
+            log();
+        } finally {
+            dev.jetw.etw.JetwThreads.unregisterCurrentOsThread(); // the kernel may give its id to an application thread
+        }
+    }
+
+    /** Writes buffers, flushes on the timer and serves requests until a stop request. */
+    private void log() {
         int timer = session.flushTimerSeconds;
         long nextFlush = nextFlushDeadline(System.nanoTime());
         for (;;) {

@@ -166,6 +166,7 @@ public final class JfrEventSource implements RuntimeEventSource {
             } catch (RuntimeException | Error e) {
                 System.err.println("jetw: jvm events: the JFR stream stopped (" + e + "); method tracing goes on");
             } finally {
+                dev.jetw.etw.JetwThreads.unregisterCurrentOsThread(); // the kernel may give its id to an application thread
                 running.countDown();
             }
         }, "jetw-jfr-consumer"));

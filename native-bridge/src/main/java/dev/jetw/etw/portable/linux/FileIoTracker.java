@@ -52,8 +52,8 @@ final class FileIoTracker {
         /** A thread of the traced process. */
         boolean inProcess(int tid);
 
-        /** One of jetw's threads. */
-        boolean isJetw(int tid);
+        /** One of jetw's threads at {@code ts} (the record's time: a thread id may be reused after its thread ended). */
+        boolean isJetw(int tid, long ts);
     }
 
     /** "Use the file's current position": FILE_USE_FILE_POINTER_POSITION (-2) as Windows' 64-bit offset. */
@@ -164,7 +164,7 @@ final class FileIoTracker {
         c.size = size;
         c.flags = openFlags;
         c.file = null;
-        c.recorded = !threads.isJetw(tid);
+        c.recorded = !threads.isJetw(tid, ts);
         c.irp = nextIrp();
         if (call.op == FileSyscall.Op.OPEN) {
             return;

@@ -36,7 +36,7 @@ final class ProcessThreads implements FileIoTracker.Threads {
     }
 
     @Override
-    public boolean isJetw(int tid) {
-        return JetwThreads.isJetwOsThread(tid);
+    public boolean isJetw(int tid, long ts) {
+        return JetwThreads.isJetwOsThread(tid, ts);
     }
 }

@@ -58,7 +58,7 @@ class FileIoTrackerTest {
             }
 
             @Override
-            public boolean isJetw(int tid) {
+            public boolean isJetw(int tid, long ts) {
                 return false;
             }
         };
@@ -78,7 +78,7 @@ class FileIoTrackerTest {
                     }
 
                     @Override
-                    public boolean isJetw(int tid) {
+                    public boolean isJetw(int tid, long ts) {
                         return tid == JETW;
                     }
                 }, () -> now);
