@@ -10,7 +10,16 @@ public class EtwException extends Exception {
     private final int code;
 
     public EtwException(String function, int code, String detail) {
-        this(function, code, format(function, code, detail), true);
+        this(function, code, format(function, code, detail, Win32Error.advice(function, code)), true);
+    }
+
+    /**
+     * The same code with advice of the caller's instead of ETW's ({@link Win32Error#advice}): the portable backend's
+     * sessions live in the process, so ETW's remedies (logman, EtwMaxLoggers, a provider's enable callback) do not
+     * apply to them on any host.
+     */
+    public EtwException(String function, int code, String detail, String advice) {
+        this(function, code, format(function, code, detail, advice), true);
     }
 
     /** {@code worded}: the message is complete (see {@link #file}); the flag only tells the constructors apart. */
@@ -65,10 +74,9 @@ public class EtwException extends Exception {
         return Win32Error.name(code);
     }
 
-    private static String format(String function, int code, String detail) {
+    private static String format(String function, int code, String detail, String advice) {
         StringBuilder sb = new StringBuilder();
         sb.append(function).append(" failed: ").append(Win32Error.name(code)).append(" (").append(code).append(")");
-        String advice = Win32Error.advice(function, code);
         if (detail != null && !detail.isEmpty()) {
             sb.append(": ").append(detail);
         }

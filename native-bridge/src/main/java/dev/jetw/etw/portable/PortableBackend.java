@@ -80,7 +80,9 @@ public final class PortableBackend implements EtwBackend {
                 }
                 if (policy == OrphanPolicy.FAIL) {
                     throw new EtwException("StartTraceW", Win32Error.ALREADY_EXISTS,
-                            "session " + config.sessionName() + " is already running in this process");
+                            "session " + config.sessionName() + " is already running in this process",
+                            "Portable sessions live in their JVM: stop that session there (jetw detach PID), pick another"
+                                    + " session name, or set orphan=restart|reuse");
                 }
                 stopLocked(running);
             }
@@ -285,7 +287,8 @@ public final class PortableBackend implements EtwBackend {
             }
         }
         throw new EtwException("StartTraceW", Win32Error.NO_SYSTEM_RESOURCES,
-                "this process already runs " + MAX_LOGGERS + " portable sessions");
+                "this process already runs " + MAX_LOGGERS + " portable sessions",
+                "Stop one of this JVM's sessions first (the portable backend keeps ETW's limit of loggers per process)");
     }
 
     private static String key(String sessionName) {

@@ -598,16 +598,20 @@ final class PortableSession {
         return realTime != null;
     }
 
+    /** ETW's advice for a timeout speaks of a provider's enable callback; here the session's own logger is stuck. */
+    static final String LOGGER_TIMEOUT_ADVICE = "The session's logger thread is blocked writing its log file (a stalled or"
+            + " network file system); the request was not carried out";
+
     private void awaitRequest(SessionLogger.Request r, String function) throws EtwException {
         logger.submit(r);
         try {
             if (!r.done.await(CONTROL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 throw new EtwException(function, Win32Error.TIMEOUT, "session " + name + ": the logger thread did not answer in "
-                        + CONTROL_TIMEOUT_SECONDS + " s");
+                        + CONTROL_TIMEOUT_SECONDS + " s", LOGGER_TIMEOUT_ADVICE);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new EtwException(function, Win32Error.TIMEOUT, "session " + name + ": interrupted");
+            throw new EtwException(function, Win32Error.TIMEOUT, "session " + name + ": interrupted", null);
         }
         if (r.error != null) {
             throw EtwException.file(function, "session " + name + " writing " + (sink == null ? "its log file" : sink.logFileName()), r.error);

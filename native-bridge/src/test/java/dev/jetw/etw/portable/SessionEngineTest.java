@@ -153,6 +153,33 @@ class SessionEngineTest {
         assertEquals(1, EtlLayoutCheck.read(dir.resolve("c.etl")).clockType);
     }
 
+    /** The 64th session of a process is refused with ETW's code and the portable backend's own remedy. */
+    @Test
+    void beyondTheLoggerLimitTheRemedyIsThePortableBackends() throws Exception {
+        List<String> started = new ArrayList<>();
+        try {
+            EtwException e = null;
+            for (int i = 0; i < 64 && e == null; i++) {
+                String name = TestSupport.uniqueName("limit" + i);
+                try {
+                    etw.startSession(SessionConfig.builder().sessionName(name).logFile(dir.resolve(name + ".etl"))
+                            .modes(LogFileMode.BUFFERING).minimumBuffers(2).maximumBuffers(2).build());
+                    started.add(name);
+                } catch (EtwException refused) {
+                    e = refused;
+                }
+            }
+            assertTrue(e != null, "no more than 63 loggers, as ETW's default");
+            assertEquals(Win32Error.NO_SYSTEM_RESOURCES, e.code());
+            assertTrue(e.getMessage().contains("Stop one of this JVM's sessions"), e.getMessage());
+            assertFalse(e.getMessage().contains("EtwMaxLoggers") || e.getMessage().contains("logman"), e.getMessage());
+        } finally {
+            for (String name : started) {
+                etw.stopSession(name);
+            }
+        }
+    }
+
     @Test
     void sessionNamesAreUniqueCaseInsensitivelyWithOrphanPolicies() throws Exception {
         String name = TestSupport.uniqueName("Names");
@@ -161,6 +188,9 @@ class SessionEngineTest {
             EtwException e = assertThrows(EtwException.class, () -> etw.startSession(
                     config(name.toLowerCase(), dir.resolve("b.etl")).orphanPolicy(OrphanPolicy.FAIL).build()));
             assertEquals(Win32Error.ALREADY_EXISTS, e.code());
+            // The portable session lives in this JVM: ETW's remedy (logman stop -ets) would send the user astray.
+            assertTrue(e.getMessage().contains("stop that session there"), e.getMessage());
+            assertFalse(e.getMessage().contains("logman"), e.getMessage());
             PortableSession before = PortableBackend.session(name);
             etw.startSession(config(name.toUpperCase(), dir.resolve("b.etl")).orphanPolicy(OrphanPolicy.REUSE).build());
             assertSame(before, PortableBackend.session(name));
