@@ -73,6 +73,12 @@ class EvidenceTranslatorTest {
             records.add(new Rec(cpu, nanoTime, headerType, version, group, type, threadId, processId, payload, length));
         }
 
+        /** The file's raw stamps in tests: nanoTime + 1,000,000,000, so that a stamp is never mistaken for its nanoTime. */
+        @Override
+        public long timeStamp(long nanoTime) {
+            return nanoTime + 1_000_000_000L;
+        }
+
         @Override
         public void lost(long count) {
             lost += count;
