@@ -89,9 +89,11 @@ public final class FfmDowncalls {
      * library on Linux), 0 when it has none.
      */
     public long libc(String symbol) throws ReflectiveOperationException {
-        Object lookup = linker.getClass().getMethod("defaultLookup").invoke(linker);
-        Object found = publicMethod(lookup.getClass(), "find", String.class).invoke(lookup, symbol);
-        Object segment = found.getClass().getMethod("orElse", Object.class).invoke(found, (Object) null);
+        // Through the public interfaces: the objects' own classes are in packages java.base does not export.
+        Object lookup = Class.forName("java.lang.foreign.Linker").getMethod("defaultLookup").invoke(linker);
+        Object found = Class.forName("java.lang.foreign.SymbolLookup").getMethod("find", String.class)
+                .invoke(lookup, symbol);
+        Object segment = ((java.util.Optional<?>) found).orElse(null);
         return segment == null ? 0 : address(segment);
     }
 
@@ -117,19 +119,6 @@ public final class FfmDowncalls {
 
     private long address(Object segment) throws ReflectiveOperationException {
         return (Long) segmentClass.getMethod("address").invoke(segment);
-    }
-
-    /** {@code name}'s public declaration (the lookup's class is not public: its interface's method is). */
-    private static Method publicMethod(Class<?> type, String name, Class<?>... parameterTypes)
-            throws NoSuchMethodException {
-        for (Class<?> i : type.getInterfaces()) {
-            try {
-                return i.getMethod(name, parameterTypes);
-            } catch (NoSuchMethodException e) {
-                // try the next
-            }
-        }
-        return type.getMethod(name, parameterTypes);
     }
 
     /**
