@@ -246,7 +246,9 @@ public final class LinuxKernelCollector {
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
         stopped = records + " kernel records, " + lost + " kernel events lost"
                 + (cpu >= 0 ? String.format(Locale.ROOT, ", collector CPU %.0f ms (%.1f%% of a core over %.1f s)",
-                cpu / 1e6, seconds > 0 ? 100.0 * cpu / 1e9 / seconds : 0.0, seconds) : "");
+                cpu / 1e6, seconds > 0 ? 100.0 * cpu / 1e9 / seconds : 0.0, seconds) : "")
+                + (perf != null && perfCpu >= 0 ? String.format(Locale.ROOT, "; perf poller %.0f ms, %d samples and faults"
+                + " written", perfCpu / 1e6, perf.counters.written) : "");
         return stopped;
     }
 
