@@ -211,12 +211,7 @@ class KernelWhyIT {
         KernelTests.require("KernelWhyIT.aCallsFileIoNamesTheFileItWaitedOn");
         String app = KernelFileApp.class.getName();
         Path etl = temp.resolve("kernel-file.etl");
-        String options = "include=" + app + ",exclude=" + app + "#main,backend=portable,kernel=file_io,file_io_init,file="
-                + etl;
-        ChildJvm child = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=" + options), ChildJvm.appClassPath(),
-                KernelFileApp.class, realDiskFolder().toString());
-        assertEquals(0, child.waitForExit(), child.toString());
-        assertTrue(child.stdout().contains("done"), child.toString());
+        ChildJvm child = runTracedApp(KernelFileApp.class, "file_io,file_io_init", etl);
         assertFalse(child.stderr().contains("kernel=file_io"), "file_io is honoured: no notice: " + child);
         String file = null;
         for (String l : child.stdout().split("\n")) {
@@ -256,12 +251,7 @@ class KernelWhyIT {
         KernelTests.requirePerf("KernelWhyIT.samplesFollowTheCpuAndFaultsTheFileReadThroughMemory");
         String app = KernelProfileApp.class.getName();
         Path etl = temp.resolve("kernel-perf.etl");
-        String options = "include=" + app + ",exclude=" + app + "#main,backend=portable,kernel=profile,memory_hard_faults,file="
-                + etl;
-        ChildJvm child = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=" + options), ChildJvm.appClassPath(),
-                KernelProfileApp.class, realDiskFolder().toString());
-        assertEquals(0, child.waitForExit(), child.toString());
-        assertTrue(child.stdout().contains("done"), child.toString());
+        ChildJvm child = runTracedApp(KernelProfileApp.class, "profile,memory_hard_faults", etl);
         assertTrue(child.stdout().contains("dropped 0"), "dd iflag=nocache dropped the file's pages: " + child);
         assertFalse(child.stderr().contains("kernel=profile") || child.stderr().contains("memory_hard_faults"),
                 "both flags are honoured: no notice: " + child);
@@ -291,6 +281,20 @@ class KernelWhyIT {
         assertTrue(m.find() && Long.parseLong(m.group(1)) >= 1, "the mapped file was read through hard faults: " + out);
         String summary = run("summary", etl.toString());
         assertTrue(summary.contains("PerfInfo/SampledProfile") && summary.contains("PageFault/HardFault"), summary);
+    }
+
+    /**
+     * Runs {@code app} (its methods traced but main) in a child JVM with the portable backend and {@code kernel=FLAGS}
+     * into {@code etl}, with a folder on a real disk as its argument; it must exit 0 after printing "done".
+     */
+    private ChildJvm runTracedApp(Class<?> app, String flags, Path etl) throws Exception {
+        String name = app.getName();
+        String options = "include=" + name + ",exclude=" + name + "#main,backend=portable,kernel=" + flags + ",file=" + etl;
+        ChildJvm child = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=" + options), ChildJvm.appClassPath(),
+                app, realDiskFolder().toString());
+        assertEquals(0, child.waitForExit(), child.toString());
+        assertTrue(child.stdout().contains("done"), child.toString());
+        return child;
     }
 
     /** The "CPU samples" row of {@code method}'s call: "N samples of the thread". */

@@ -20,19 +20,8 @@ final class CpuList {
 
     /** One more than the highest CPU of a kernel CPU list ("0-3,8"), 0 for an empty or malformed one. */
     static int parse(String list) {
-        int max = -1;
-        for (String part : list.trim().split(",")) {
-            if (part.isEmpty()) {
-                continue;
-            }
-            int dash = part.indexOf('-');
-            try {
-                max = Math.max(max, Integer.parseInt(dash < 0 ? part.trim() : part.substring(dash + 1).trim()));
-            } catch (NumberFormatException e) {
-                return 0;
-            }
-        }
-        return max + 1;
+        java.util.List<Integer> cpus = members(list);
+        return cpus.isEmpty() ? 0 : java.util.Collections.max(cpus) + 1;
     }
 
     /** The CPUs online now ({@code /sys/devices/system/cpu/online}); 0 to availableProcessors()-1 when unreadable. */

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * CPU samples ({@code kernel=profile}) and hard faults ({@code kernel=memory_hard_faults}) through perf software
@@ -116,23 +114,7 @@ final class PerfSampler {
     }
 
     private void startPoller() {
-        final CountDownLatch started = new CountDownLatch(1);
-        thread = new Thread(() -> {
-            started.countDown();
-            try {
-                loop();
-            } catch (Throwable e) {
-                failure = e;
-            }
-        }, "jetw-kernel-perf");
-        dev.jetw.etw.JetwThreads.register(thread);
-        thread.setDaemon(true);
-        thread.start();
-        try {
-            started.await(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread = PollerThreads.start("jetw-kernel-perf", () -> { }, this::loop, e -> failure = e);
     }
 
     private void loop() throws InterruptedException {
@@ -146,7 +128,7 @@ final class PerfSampler {
                 }
             }
             if (last) {
-                cpuNanos = ownCpuNanos();
+                cpuNanos = PollerThreads.ownCpuNanos(); // a dead thread's CPU time is no longer readable
                 return;
             }
             synchronized (wake) {
@@ -159,27 +141,7 @@ final class PerfSampler {
 
     /** The poller's CPU time (translating and writing included), ns: so far, or all of it once it ended; -1 unknown. */
     long cpuNanos() {
-        if (thread == null) {
-            return 0;
-        }
-        if (!thread.isAlive()) {
-            return cpuNanos; // its own last reading (a dead thread's CPU time is no longer readable)
-        }
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        try {
-            return mx.isThreadCpuTimeSupported() ? mx.getThreadCpuTime(thread.getId()) : -1;
-        } catch (UnsupportedOperationException e) {
-            return -1;
-        }
-    }
-
-    private static long ownCpuNanos() {
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        try {
-            return mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : -1;
-        } catch (UnsupportedOperationException e) {
-            return -1;
-        }
+        return thread != null && !thread.isAlive() ? cpuNanos : PollerThreads.cpuNanos(thread);
     }
 
     /**
