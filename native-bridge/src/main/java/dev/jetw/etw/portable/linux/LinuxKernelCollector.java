@@ -176,7 +176,8 @@ public final class LinuxKernelCollector {
 
     /** "1,234 kernel records, 0 lost" so far. */
     public String status() {
-        return records() + " kernel records so far, " + translator.lostInBand.get() + " lost in the ring";
+        return records() + " kernel records so far, " + (translator.lostInBand.get() + (perf == null ? 0 : perf.counters.lost))
+                + " lost in the ring";
     }
 
     /** Kernel records written so far. */
