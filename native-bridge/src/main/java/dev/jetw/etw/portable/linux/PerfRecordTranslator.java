@@ -44,6 +44,8 @@ final class PerfRecordTranslator implements PerfRing.Records {
     /** Counters shared by the translators of one session (one poller writes them; others read them). */
     static final class Counters {
         volatile long written;
+        /** Samples of other processes, skipped (the events are per CPU): with {@link #written} and lost, all there were. */
+        volatile long otherProcesses;
         volatile long lost;
         volatile long throttled;
         volatile long otherRecords;
@@ -98,7 +100,8 @@ final class PerfRecordTranslator implements PerfRing.Records {
         int tid = b.getInt(at + 20);
         long time = b.getLong(at + 24);
         if (recordPid != pid) {
-            return; // another process's: the event is system-wide on this CPU
+            counters.otherProcesses++; // another process's: the event is system-wide on this CPU
+            return;
         }
         payload.clear();
         if (kind == Kind.CPU_SAMPLES) {

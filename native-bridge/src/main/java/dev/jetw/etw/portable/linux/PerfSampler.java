@@ -44,6 +44,7 @@ final class PerfSampler {
     }
 
     private final PerfCalls calls;
+    private final int dataPages;
     private final List<Ring> rings = new ArrayList<Ring>();
     final PerfRecordTranslator.Counters counters = new PerfRecordTranslator.Counters();
     private final Object wake = new Object();
@@ -52,8 +53,9 @@ final class PerfSampler {
     volatile Throwable failure;
     private volatile long cpuNanos = -1;
 
-    private PerfSampler(PerfCalls calls) {
+    private PerfSampler(PerfCalls calls, int dataPages) {
         this.calls = calls;
+        this.dataPages = dataPages;
     }
 
     /**
@@ -62,7 +64,13 @@ final class PerfSampler {
      */
     static PerfSampler start(KernelFlagPlan plan, int pid, List<Integer> cpus, KernelRecordSink sink)
             throws IOException {
-        PerfSampler s = new PerfSampler(PerfCalls.open());
+        return start(plan, pid, cpus, sink, DATA_PAGES);
+    }
+
+    /** As above with rings of {@code dataPages} data pages (a power of two; tests force losses with 1). */
+    static PerfSampler start(KernelFlagPlan plan, int pid, List<Integer> cpus, KernelRecordSink sink, int dataPages)
+            throws IOException {
+        PerfSampler s = new PerfSampler(PerfCalls.open(), dataPages);
         try {
             for (int cpu : cpus) {
                 if (plan.profile) {
@@ -90,7 +98,7 @@ final class PerfSampler {
     private void open(PerfRecordTranslator.Kind kind, ByteBuffer attr, int cpu, int pid, KernelRecordSink sink)
             throws IOException {
         int fd = calls.perfEventOpen(attr, -1, cpu);
-        long length = (long) calls.pageSize * (1 + DATA_PAGES);
+        long length = (long) calls.pageSize * (1 + dataPages);
         long address;
         try {
             address = calls.map(fd, length);

@@ -62,7 +62,7 @@ class EvidenceTranslatorTest {
         }
     }
 
-    static final class Recording implements KernelRecordSink {
+    static class Recording implements KernelRecordSink {
         final List<Rec> records = new ArrayList<>();
         final List<SessionNotice> notices = new ArrayList<>();
         long lost;
