@@ -126,7 +126,7 @@ public final class FfmDowncalls {
      * (Linker.Option.captureCallState: read right after the call, before the JVM itself can overwrite it).
      * One per thread that calls: a handle writes into the cell it was made with.
      */
-    public final class ErrnoCell {
+    public static final class ErrnoCell {
         final Object segment;
         private final ByteBuffer view;
         private final int offset;
