@@ -2,7 +2,7 @@ package dev.jetw.bench;
 
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
-import dev.jetw.etw.windows.FfmDowncalls;
+import dev.jetw.etw.ffm.FfmDowncalls;
 import java.lang.invoke.MethodHandle;
 
 /**

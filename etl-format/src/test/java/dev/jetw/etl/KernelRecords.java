@@ -66,9 +66,15 @@ public final class KernelRecords {
 
     /** A hard page fault of {@code tid} that began at raw time {@code initial} and ended at {@code ts}. */
     public static byte[] hardFault(long ts, long initial, int tid, int bytes) {
-        byte[] p = le(40).putLong(initial).putLong(0x8000).putLong(0x7ff000010000L).putLong(0xF5).putInt(tid)
+        return hardFault(ts, initial, 0x8000, 0x7ff000010000L, 0xF5, tid, bytes, 0, 0);
+    }
+
+    /** A hard page fault at {@code address}, every field given; the header names thread {@code headerTid} of {@code headerPid}. */
+    public static byte[] hardFault(long ts, long initial, long readOffset, long address, long fileObject, int tid,
+                                   int bytes, int headerTid, int headerPid) {
+        byte[] p = le(40).putLong(initial).putLong(readOffset).putLong(address).putLong(fileObject).putInt(tid)
                 .putInt(bytes).array();
-        return systemLike(EtlFormat.HT_SYSTEM64, 2, 0x02, 32, 0, 0, ts, p);
+        return systemLike(EtlFormat.HT_SYSTEM64, 2, 0x02, 32, headerTid, headerPid, ts, p);
     }
 
     /**
@@ -108,7 +114,12 @@ public final class KernelRecords {
 
     /** A CPU sample of {@code tid}. */
     public static byte[] sample(long ts, int tid) {
-        byte[] p = le(16).putLong(0x7ff612345678L).putInt(tid).putShort((short) 1).putShort((short) 0).array();
+        return sample(ts, 0x7ff612345678L, tid);
+    }
+
+    /** A CPU sample of {@code tid} at instruction {@code ip}. */
+    public static byte[] sample(long ts, long ip, int tid) {
+        byte[] p = le(16).putLong(ip).putInt(tid).putShort((short) 1).putShort((short) 0).array();
         return systemLike(EtlFormat.HT_PERFINFO64, 2, 0x0F, 46, 0, 0, ts, p);
     }
 }

@@ -68,6 +68,11 @@ final class KernelBuffers implements KernelRecordSink {
     }
 
     @Override
+    public long timeStamp(long nanoTime) {
+        return session.clock.at(nanoTime);
+    }
+
+    @Override
     public void lost(long count) {
         lostInRing.addAndGet(count);
     }

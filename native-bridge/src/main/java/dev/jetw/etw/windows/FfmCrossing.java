@@ -2,6 +2,7 @@ package dev.jetw.etw.windows;
 
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
+import dev.jetw.etw.ffm.FfmDowncalls;
 
 import java.lang.invoke.MethodHandle;
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
+import dev.jetw.etw.ffm.FfmDowncalls;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every {@code jetw etl} command, in its text and its {@code --json} form, on every kind of trace a user
  * has: a trace written with the agent's default options (adaptive exclusion, JVM runtime events), one
  * with cross-thread hand-offs, an attach trace, a buffering-mode dump, a merged jetw + Linux kernel trace
- * (the portable backend's kernel=, as root with tracefs), and every Windows-written sample.
+ * (the portable backend's kernel=, as root with tracefs), one with CPU samples and hard faults (perf events, Java
+ * 22+), and every Windows-written sample.
  * Each run must end with a documented exit status and must not die of an exception. A new command or
  * a new kind of trace is a new row here.
  *
@@ -54,6 +55,9 @@ class EveryCommandIT {
 
     /** The kind of the merged jetw + Linux kernel trace: its rows run only where kernel events can be collected. */
     static final String MERGED_KERNEL = "merged jetw + Linux kernel (kernel=process,thread,cswitch,disk_io,file_io,file_io_init)";
+
+    /** The kind of the merged jetw + perf (CPU samples, hard faults) trace: its rows run only where perf events can be collected. */
+    static final String MERGED_PERF = "merged jetw + Linux perf events (kernel=profile,memory_hard_faults,cswitch)";
 
     private final Map<String, Path> traces = new LinkedHashMap<>();
     private Path temp;
@@ -110,6 +114,18 @@ class EveryCommandIT {
         }
         traces.put(MERGED_KERNEL, merged);
 
+        Path perf = null;
+        if (KernelTests.perfUnavailableReason() == null) {
+            perf = temp.resolve("merged-perf.etl");
+            ChildJvm kernel = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=include=com.acme.app.**,backend=portable,"
+                    + "kernel=profile,memory_hard_faults,cswitch,file=" + perf), ChildJvm.appClassPath(), HotGetterApp.class);
+            assertEquals(0, kernel.waitForExit(), kernel.toString());
+            assertFalse(kernel.stderr().contains("no kernel events") || kernel.stderr().contains("kernel=profile"),
+                    kernel.toString());
+            assertTrue(kernel.stderr().contains("kernel events: "), "the stop line counts the kernel's events: " + kernel);
+        }
+        traces.put(MERGED_PERF, perf);
+
         try (Stream<Path> samples = Files.list(Paths.get(System.getProperty("jetw.samples.dir")))) {
             samples.filter(p -> p.toString().endsWith(".etl")).sorted()
                     .forEach(p -> traces.put("Windows: " + p.getFileName(), p));
@@ -138,6 +154,9 @@ class EveryCommandIT {
     void runsToADocumentedExitWithoutAnException(String name, String kind, Path trace, List<String> form) throws Exception {
         if (kind.equals(MERGED_KERNEL)) {
             KernelTests.require("EveryCommandIT " + name + " on the merged jetw + kernel trace");
+        }
+        if (kind.equals(MERGED_PERF)) {
+            KernelTests.requirePerf("EveryCommandIT " + name + " on the merged jetw + perf trace");
         }
         List<String> args = new ArrayList<>();
         Path out = Files.createTempFile(temp, "out", ".bin");

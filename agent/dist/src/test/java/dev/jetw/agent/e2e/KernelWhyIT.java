@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.acme.app.KernelFileApp;
+import com.acme.app.KernelProfileApp;
 import com.acme.app.KernelWhyApp;
 import dev.jetw.analysis.cli.EtlTool;
 import dev.jetw.etl.EtlReader;
@@ -210,12 +211,7 @@ class KernelWhyIT {
         KernelTests.require("KernelWhyIT.aCallsFileIoNamesTheFileItWaitedOn");
         String app = KernelFileApp.class.getName();
         Path etl = temp.resolve("kernel-file.etl");
-        String options = "include=" + app + ",exclude=" + app + "#main,backend=portable,kernel=file_io,file_io_init,file="
-                + etl;
-        ChildJvm child = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=" + options), ChildJvm.appClassPath(),
-                KernelFileApp.class, realDiskFolder().toString());
-        assertEquals(0, child.waitForExit(), child.toString());
-        assertTrue(child.stdout().contains("done"), child.toString());
+        ChildJvm child = runTracedApp(KernelFileApp.class, "file_io,file_io_init", etl);
         assertFalse(child.stderr().contains("kernel=file_io"), "file_io is honoured: no notice: " + child);
         String file = null;
         for (String l : child.stdout().split("\n")) {
@@ -244,6 +240,78 @@ class KernelWhyIT {
                 summary);
     }
 
+    /**
+     * kernel=profile,memory_hard_faults (perf events through java.lang.foreign, Java 22+): a call that spins on the CPU
+     * shows as many CPU samples as its thread's CPU clock has milliseconds (1 kHz), a sleeping call about none, and a
+     * call that reads a file mapped into memory after its pages left the page cache shows hard faults. Skipped with
+     * the reason where there is no root, tracefs, perf_event_open or Java 22+ (KernelTests.requirePerf).
+     */
+    @Test
+    void samplesFollowTheCpuAndFaultsTheFileReadThroughMemory() throws Exception {
+        KernelTests.requirePerf("KernelWhyIT.samplesFollowTheCpuAndFaultsTheFileReadThroughMemory");
+        String app = KernelProfileApp.class.getName();
+        Path etl = temp.resolve("kernel-perf.etl");
+        ChildJvm child = runTracedApp(KernelProfileApp.class, "profile,memory_hard_faults", etl);
+        assertTrue(child.stdout().contains("dropped 0"), "dd iflag=nocache dropped the file's pages: " + child);
+        assertFalse(child.stderr().contains("kernel=profile") || child.stderr().contains("memory_hard_faults"),
+                "both flags are honoured: no notice: " + child);
+        double spinCpuMs = 0;
+        for (String line : child.stdout().split("\n")) {
+            if (line.startsWith("cpu spinRequest ")) {
+                spinCpuMs = Long.parseLong(line.substring(16).trim()) / 1e6;
+            }
+        }
+        String out = run("why", etl.toString());
+        List<Call> calls = calls(out, app);
+        long spinSamples = samples(out, "spinRequest");
+        long sleepSamples = samples(out, "sleepRequest");
+        Call fault = one(calls, "faultRequest", out);
+        String faults = fault.detail().get("hard page faults");
+        System.out.printf(Locale.ROOT, "KernelWhyIT perf: spinRequest %d samples for %.1f ms on CPU by its clock (wall"
+                + " %.1f ms); sleepRequest %d samples; faultRequest %s%n", spinSamples, spinCpuMs,
+                one(calls, "spinRequest", out).wall(), sleepSamples, faults);
+        // 1 kHz per CPU: one sample per ms the thread ran, give or take the ticks at either end and the timer's jitter.
+        assertEquals(spinCpuMs, spinSamples, 0.10 * spinCpuMs + 5, "samples = ms on CPU: " + out);
+        if (spinCpuMs >= 240) {
+            assertTrue(spinSamples >= 216, "a 300 ms spin that had the CPU: about 300 samples: " + out);
+        }
+        assertTrue(sleepSamples <= 3, "a sleeping call is not on a CPU: " + out);
+        assertNotNull(faults, "why shows the hard faults row: " + out);
+        Matcher m = Pattern.compile("(\\d+) faults?, (\\d+) bytes").matcher(faults);
+        assertTrue(m.find() && Long.parseLong(m.group(1)) >= 1, "the mapped file was read through hard faults: " + out);
+        String summary = run("summary", etl.toString());
+        assertTrue(summary.contains("PerfInfo/SampledProfile") && summary.contains("PageFault/HardFault"), summary);
+    }
+
+    /**
+     * Runs {@code app} (its methods traced but main) in a child JVM with the portable backend and {@code kernel=FLAGS}
+     * into {@code etl}, with a folder on a real disk as its argument; it must exit 0 after printing "done".
+     */
+    private ChildJvm runTracedApp(Class<?> app, String flags, Path etl) throws Exception {
+        String name = app.getName();
+        String options = "include=" + name + ",exclude=" + name + "#main,backend=portable,kernel=" + flags + ",file=" + etl;
+        ChildJvm child = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=" + options), ChildJvm.appClassPath(),
+                app, realDiskFolder().toString());
+        assertEquals(0, child.waitForExit(), child.toString());
+        assertTrue(child.stdout().contains("done"), child.toString());
+        return child;
+    }
+
+    /** The "CPU samples" row of {@code method}'s call: "N samples of the thread". */
+    private static long samples(String out, String method) {
+        boolean in = false;
+        for (String line : out.split("\n")) {
+            if (line.startsWith("#")) {
+                in = line.contains("." + method + "(");
+            } else if (in && line.trim().startsWith("CPU samples")) {
+                Matcher m = Pattern.compile("(\\d+) samples? of the thread").matcher(line);
+                assertTrue(m.find(), line);
+                return Long.parseLong(m.group(1));
+            }
+        }
+        throw new AssertionError("no CPU samples row for " + method + ": " + out);
+    }
+
     /** Without tracefs the session starts with jetw's events; one line says why; the trace carries it as a problem. */
     @Test
     void withoutTracefsTheSessionRunsOnAndTheTraceSaysWhy() throws Exception {
@@ -252,7 +320,7 @@ class KernelWhyIT {
         Path etl = temp.resolve("no-tracefs.etl");
         Path none = temp.resolve("no-tracefs");
         String options = "include=" + APP + ",exclude=" + APP + "#main;" + APP + "#contend;" + APP + "#crowd;" + APP
-                + "#crowdRequest;" + APP + "#spinRequest,backend=portable,kernel=cswitch+profile,file=" + etl;
+                + "#crowdRequest;" + APP + "#spinRequest,backend=portable,kernel=cswitch+memory_page_faults,file=" + etl;
         ChildJvm child = ChildJvm.start(List.of("-Djetw.tracefs=" + none, "-javaagent:" + ChildJvm.agentJar() + "=" + options),
                 ChildJvm.appClassPath(), KernelWhyApp.class, temp.toString());
         assertEquals(0, child.waitForExit(), child.toString());
@@ -263,15 +331,15 @@ class KernelWhyIT {
             }
         }
         assertEquals(2, lines.size(), "one line per flag it cannot honour, one for what is missing: " + child);
-        assertTrue(lines.get(0).contains("kernel=profile: not recorded on Linux"), lines.toString());
-        assertTrue(lines.get(1).contains("kernel=cswitch+profile: no kernel events: jetw.tracefs=" + none
+        assertTrue(lines.get(0).contains("kernel=memory_page_faults: not recorded on Linux"), lines.toString());
+        assertTrue(lines.get(1).contains("kernel=cswitch+memory_page_faults: no kernel events: jetw.tracefs=" + none
                 + " is not a tracefs root"), lines.toString());
         ByteArrayOutputStream o = new ByteArrayOutputStream();
         int status = EtlTool.run(new String[] {"summary", etl.toString()}, new PrintStream(o, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         String summary = o.toString(StandardCharsets.UTF_8);
-        assertTrue(summary.contains("session: kernel=cswitch+profile: no kernel events"), summary);
-        assertTrue(summary.contains("session: kernel=profile: not recorded"), summary);
+        assertTrue(summary.contains("session: kernel=cswitch+memory_page_faults: no kernel events"), summary);
+        assertTrue(summary.contains("session: kernel=memory_page_faults: not recorded"), summary);
         assertTrue(status != EtlTool.OK, "a problem makes the summary's status say so: " + status);
         String why = run("why", etl.toString());
         assertTrue(why.contains("note: no kernel events in this trace"), why);

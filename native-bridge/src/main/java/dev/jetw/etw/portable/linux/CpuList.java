@@ -20,18 +20,43 @@ final class CpuList {
 
     /** One more than the highest CPU of a kernel CPU list ("0-3,8"), 0 for an empty or malformed one. */
     static int parse(String list) {
-        int max = -1;
+        java.util.List<Integer> cpus = members(list);
+        return cpus.isEmpty() ? 0 : java.util.Collections.max(cpus) + 1;
+    }
+
+    /** The CPUs online now ({@code /sys/devices/system/cpu/online}); 0 to availableProcessors()-1 when unreadable. */
+    static java.util.List<Integer> online() {
+        java.util.List<Integer> cpus = members(ProcFs.readSmall("/sys/devices/system/cpu/online"));
+        if (cpus.isEmpty()) {
+            for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+                cpus.add(i);
+            }
+        }
+        return cpus;
+    }
+
+    /** The CPUs of a kernel CPU list ("0-3,8"), in order; empty for a missing or malformed one. */
+    static java.util.List<Integer> members(String list) {
+        java.util.List<Integer> cpus = new java.util.ArrayList<Integer>();
+        if (list == null) {
+            return cpus;
+        }
         for (String part : list.trim().split(",")) {
             if (part.isEmpty()) {
                 continue;
             }
             int dash = part.indexOf('-');
             try {
-                max = Math.max(max, Integer.parseInt(dash < 0 ? part.trim() : part.substring(dash + 1).trim()));
+                int from = Integer.parseInt(dash < 0 ? part.trim() : part.substring(0, dash).trim());
+                int to = dash < 0 ? from : Integer.parseInt(part.substring(dash + 1).trim());
+                for (int c = from; c <= to; c++) {
+                    cpus.add(c);
+                }
             } catch (NumberFormatException e) {
-                return 0;
+                cpus.clear();
+                return cpus;
             }
         }
-        return max + 1;
+        return cpus;
     }
 }

@@ -31,10 +31,14 @@ public final class KernelFlagPlan {
     public final boolean fileIo;
     /** FileIo/Create, Read, Write, Flush, Cleanup, Close (the syscall entries; Create at openat's return). */
     public final boolean fileIoInit;
+    /** PerfInfo/SampledProfile (perf's cpu-clock, sampled every 1 ms on each CPU). */
+    public final boolean profile;
+    /** PageFault/HardFault (perf's major page faults). */
+    public final boolean hardFaults;
     /** One per flag this plan does not honour, in flag order. */
     public final List<SessionNotice> notices;
 
-    private KernelFlagPlan(Set<KernelFlag> f, List<SessionNotice> notices) {
+    private KernelFlagPlan(Set<KernelFlag> f, boolean perf, List<SessionNotice> notices) {
         this.process = f.contains(KernelFlag.PROCESS);
         this.thread = f.contains(KernelFlag.THREAD);
         this.cswitch = f.contains(KernelFlag.CSWITCH);
@@ -43,27 +47,39 @@ public final class KernelFlagPlan {
         this.diskIoInit = f.contains(KernelFlag.DISK_IO_INIT);
         this.fileIo = f.contains(KernelFlag.FILE_IO);
         this.fileIoInit = f.contains(KernelFlag.FILE_IO_INIT);
+        this.profile = perf && f.contains(KernelFlag.PROFILE);
+        this.hardFaults = perf && f.contains(KernelFlag.MEMORY_HARD_FAULTS);
         this.notices = Collections.unmodifiableList(notices);
     }
 
-    /** The plan for {@code flags}. */
+    /** The plan for {@code flags} in this JVM (perf events need Java 22+: {@link PerfCalls#missing()}). */
     public static KernelFlagPlan of(Set<KernelFlag> flags) {
+        return of(flags, PerfCalls.missing());
+    }
+
+    /** The plan for {@code flags} where perf events are missing for the reason {@code perfMissing} (null: they are not). */
+    static KernelFlagPlan of(Set<KernelFlag> flags, String perfMissing) {
         List<SessionNotice> notices = new ArrayList<SessionNotice>();
         for (KernelFlag f : KernelFlag.values()) {
             if (flags.contains(f)) {
-                String why = unsupported(f);
+                String why = unsupported(f, perfMissing);
                 if (why != null) {
                     notices.add(new SessionNotice(f == KernelFlag.NO_SYSCONFIG ? SessionNotice.NOTE : SessionNotice.PROBLEM,
                             "kernel=" + f.optionName() + ": " + why));
                 }
             }
         }
-        return new KernelFlagPlan(flags, notices);
+        return new KernelFlagPlan(flags, perfMissing == null, notices);
     }
 
     /** True when any kernel events are to be collected. */
     public boolean collects() {
-        return process || thread || cswitch || readyThread || diskIo || diskIoInit || fileIo || fileIoInit;
+        return process || thread || cswitch || readyThread || diskIo || diskIoInit || fileIo || fileIoInit || needsPerf();
+    }
+
+    /** perf events: CPU samples or hard faults. */
+    boolean needsPerf() {
+        return profile || hardFaults;
     }
 
     /** True when the scheduler instance is needed (everything but disk I/O lives there; task events keep the thread list). */
@@ -82,6 +98,10 @@ public final class KernelFlagPlan {
 
     /** Why a flag is not honoured here (one line), or null when it is. */
     static String unsupported(KernelFlag f) {
+        return unsupported(f, PerfCalls.missing());
+    }
+
+    private static String unsupported(KernelFlag f, String perfMissing) {
         switch (f) {
             case PROCESS:
             case THREAD:
@@ -93,12 +113,11 @@ public final class KernelFlagPlan {
             case FILE_IO_INIT:
                 return null;
             case PROFILE:
-                return "not recorded on Linux: CPU samples need perf_event_open(2), a system call pure Java cannot"
-                        + " make (the portable backend has no native code)";
             case MEMORY_HARD_FAULTS:
+                return perfMissing == null ? null : "not recorded: " + perfMissing;
             case MEMORY_PAGE_FAULTS:
-                return "not recorded on Linux: no tracepoint tells a major (hard) fault from a minor one; that needs"
-                        + " perf_event_open(2)'s page-fault software events, which pure Java cannot use";
+                return "not recorded on Linux: perf's page-fault events tell major from minor faults, not the kinds"
+                        + " Windows' PageFault records name (transition, demand-zero, copy-on-write, guard page)";
             case DISK_FILE_IO:
                 return "not recorded on Linux as a flag of its own: the FileIo names it asks for (FileIo/Name,"
                         + " FileRundown) come with kernel=file_io or file_io_init";

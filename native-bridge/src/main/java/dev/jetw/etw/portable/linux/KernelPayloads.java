@@ -15,6 +15,8 @@ final class KernelPayloads {
     static final int GROUP_DISK_IO = 0x01;
     static final int GROUP_PROCESS = 0x03;
     static final int GROUP_THREAD = 0x05;
+    static final int GROUP_PAGE_FAULT = 0x02;
+    static final int GROUP_PERF_INFO = 0x0F;
 
     static final int START = 1;
     static final int END = 2;
@@ -27,12 +29,16 @@ final class KernelPayloads {
     static final int DISK_WRITE_INIT = 13;
     static final int DISK_FLUSH = 14;
     static final int DISK_FLUSH_INIT = 15;
+    static final int HARD_FAULT = 32;
+    static final int SAMPLED_PROFILE = 46;
 
     /** MOF class versions written: the ones the reader decodes (and Windows 10 writes). */
     static final int THREAD_VERSION = 3;
     static final int CSWITCH_VERSION = 2;
     static final int PROCESS_VERSION = 4;
     static final int DISK_IO_VERSION = 3;
+    static final int HARD_FAULT_VERSION = 2;
+    static final int SAMPLED_PROFILE_VERSION = 2;
 
     /** IRP flags (wdm.h) for DiskIo.IrpFlags. */
     static final int IRP_NOCACHE = 0x1;
@@ -130,6 +136,26 @@ final class KernelPayloads {
     static int diskInit(ByteBuffer b, long irp, int issuingTid) {
         b.putLong(0, irp).putInt(8, issuingTid);
         return 12;
+    }
+
+    /**
+     * PerfInfo_SampledProfile (PerfInfo type 46, version 2): 16 bytes. InstructionPointer, ThreadId, Count (1: one
+     * sample), Reserved.
+     */
+    static int sampledProfile(ByteBuffer b, long instructionPointer, int tid) {
+        b.putLong(0, instructionPointer).putInt(8, tid).putShort(12, (short) 1).putShort(14, (short) 0);
+        return 16;
+    }
+
+    /**
+     * PageFault_HardFault (PageFault type 32, version 2): 40 bytes. InitialTime (a raw time stamp of the file, when
+     * the fault began), ReadOffset, VirtualAddress, FileObject, TThreadId, ByteCount.
+     */
+    static int hardFault(ByteBuffer b, long initialTime, long readOffset, long virtualAddress, long fileObject, int tid,
+                         int byteCount) {
+        b.putLong(0, initialTime).putLong(8, readOffset).putLong(16, virtualAddress).putLong(24, fileObject);
+        b.putInt(32, tid).putInt(36, byteCount);
+        return 40;
     }
 
     /** IrpFlags for a block request's rwbs ("WS", "RA", "FWS", ...). */

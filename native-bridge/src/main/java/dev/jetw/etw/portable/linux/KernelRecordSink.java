@@ -19,6 +19,12 @@ public interface KernelRecordSink {
     void write(int cpu, long nanoTime, int headerType, int version, int group, int type, int threadId, int processId,
                ByteBuffer payload, int length);
 
+    /**
+     * The raw time stamp a record written at {@code nanoTime} gets in the file (its clock's conversion), for
+     * payload fields that hold one (HardFault's InitialTime).
+     */
+    long timeStamp(long nanoTime);
+
     /** {@code count} kernel events were lost before they reached {@link #write} (ring-buffer overruns). */
     void lost(long count);
 

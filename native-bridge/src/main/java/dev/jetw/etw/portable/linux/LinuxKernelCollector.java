@@ -4,13 +4,16 @@ import dev.jetw.etl.SessionNotice;
 
 import java.io.File;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * The Linux equivalent of a system logger's kernel providers for one portable session: collects, through
  * tracefs, the scheduler, thread, process and block-I/O evidence about this JVM's threads that its
  * {@link KernelFlagPlan} asks for, and hands it on as Windows kernel records to a {@link KernelRecordSink}
- * (docs/linux-kernel-events.md). Pure Java: tracefs is files; no native code.
+ * (docs/linux-kernel-events.md). tracefs is files; CPU samples and hard faults (perf_event_open) go through the
+ * JDK's own native linker on Java 22+ ({@link PerfSampler}); no native file of jetw's, never JNA.
  *
  * <p>{@link #start} either returns a running collector or throws {@link Unavailable} with one line naming
  * what is missing and how to grant it; it never leaves anything behind in tracefs. {@link #stop} (also run
@@ -33,16 +36,19 @@ public final class LinuxKernelCollector {
     private final EvidenceTranslator translator;
     private final FileIoTracker files;
     private final TracefsSession tracefs;
+    /** CPU samples and hard faults (perf events), null when not asked for or not available. */
+    private final PerfSampler perf;
     private final long startedNanos = System.nanoTime();
     private final Thread hook;
     private String stopped;
 
     private LinuxKernelCollector(KernelRecordSink sink, EvidenceTranslator translator, FileIoTracker files,
-                                 TracefsSession tracefs) {
+                                 TracefsSession tracefs, PerfSampler perf) {
         this.sink = sink;
         this.translator = translator;
         this.files = files;
         this.tracefs = tracefs;
+        this.perf = perf;
         this.hook = dev.jetw.etw.JetwThreads.register(new Thread(this::stop, "jetw-kernel-cleanup"));
     }
 
@@ -95,7 +101,17 @@ public final class LinuxKernelCollector {
             throw new Unavailable("tracefs at " + root + " refused: " + e.getMessage() + (uid == 0
                     ? " (root without CAP_SYS_ADMIN, as in a container? grant it: docker run --cap-add SYS_ADMIN)" : ""));
         }
-        LinuxKernelCollector c = new LinuxKernelCollector(sink, translator, files, tracefs);
+        PerfSampler perf = null;
+        if (plan.needsPerf()) {
+            try {
+                perf = PerfSampler.start(plan, pid, CpuList.online(), sink);
+            } catch (IOException | RuntimeException e) {
+                sink.notice(SessionNotice.PROBLEM, perfFlags(plan) + ": no " + (plan.profile ? "CPU samples" : "")
+                        + (plan.profile && plan.hardFaults ? " and no " : "") + (plan.hardFaults ? "hard faults" : "")
+                        + ": " + e.getMessage(), KernelRecordSink.NOW);
+            }
+        }
+        LinuxKernelCollector c = new LinuxKernelCollector(sink, translator, files, tracefs, perf);
         if (found.mountedByUs) {
             sink.notice(SessionNotice.NOTE, "tracefs was not mounted: mounted it at " + root + " (left mounted)",
                     KernelRecordSink.NOW);
@@ -139,6 +155,11 @@ public final class LinuxKernelCollector {
         }
     }
 
+    private static String perfFlags(KernelFlagPlan plan) {
+        return "kernel=" + (plan.profile ? "profile" : "") + (plan.profile && plan.hardFaults ? "," : "")
+                + (plan.hardFaults ? "memory_hard_faults" : "");
+    }
+
     /** Why tracefs cannot be used, and how to grant it. */
     private static String missingTracefs(int uid) {
         String forced = System.getProperty(TracefsLocator.PROPERTY);
@@ -155,12 +176,13 @@ public final class LinuxKernelCollector {
 
     /** "1,234 kernel records, 0 lost" so far. */
     public String status() {
-        return records() + " kernel records so far, " + translator.lostInBand.get() + " lost in the ring";
+        return records() + " kernel records so far, " + (translator.lostInBand.get() + (perf == null ? 0 : perf.counters.lost))
+                + " lost in the ring";
     }
 
     /** Kernel records written so far. */
     public long records() {
-        return translator.records.get() + files.records();
+        return translator.records.get() + files.records() + (perf == null ? 0 : perf.counters.written);
     }
 
     /**
@@ -179,6 +201,8 @@ public final class LinuxKernelCollector {
                 // already shutting down: the hook may run this again, which returns at once
             }
         }
+        List<String> perfProblems = perf == null ? new ArrayList<String>() : perf.stop();
+        long perfLost = perf == null ? 0 : perf.counters.lost; // counted by the sink as each LOST record came
         TracefsSession.Loss loss = tracefs.stop();
         translator.flushBlocks();
         stopFiles(files, loss.filePollerEnded, sink);
@@ -188,7 +212,13 @@ public final class LinuxKernelCollector {
         if (extra > 0) {
             sink.lost(extra);
         }
-        long lost = translator.lostInBand.get() + extra;
+        long lost = translator.lostInBand.get() + extra + perfLost;
+        loss.problems.addAll(perfProblems);
+        if (perf != null && perf.counters.throttled > 0) {
+            sink.notice(SessionNotice.NOTE, "perf: the kernel throttled the sampling " + perf.counters.throttled
+                    + " times (kernel.perf_event_max_sample_rate): samples it did not take are not counted as lost",
+                    KernelRecordSink.NOW);
+        }
         for (String p : loss.problems) {
             sink.notice(SessionNotice.PROBLEM, "kernel collector: " + p, KernelRecordSink.NOW);
         }
@@ -206,14 +236,20 @@ public final class LinuxKernelCollector {
         }
         if (lost > 0) {
             sink.notice(SessionNotice.PROBLEM, lost + " kernel events were lost: overwritten in tracefs's ring buffers"
-                    + " before the collector read them; thread states near the gaps are uncertain", KernelRecordSink.NOW);
+                    + " before the collector read them" + (perfLost > 0 ? " (" + perfLost + " of them CPU samples or hard"
+                    + " faults, of every process, dropped by full perf rings)" : "")
+                    + "; thread states near the gaps are uncertain", KernelRecordSink.NOW);
         }
         long cpu = tracefs.pollerCpuNanos();
+        long perfCpu = perf == null ? 0 : perf.cpuNanos();
+        cpu = cpu < 0 || perfCpu < 0 ? -1 : cpu + perfCpu;
         long records = records();
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
         stopped = records + " kernel records, " + lost + " kernel events lost"
                 + (cpu >= 0 ? String.format(Locale.ROOT, ", collector CPU %.0f ms (%.1f%% of a core over %.1f s)",
-                cpu / 1e6, seconds > 0 ? 100.0 * cpu / 1e9 / seconds : 0.0, seconds) : "");
+                cpu / 1e6, seconds > 0 ? 100.0 * cpu / 1e9 / seconds : 0.0, seconds) : "")
+                + (perf != null && perfCpu >= 0 ? String.format(Locale.ROOT, "; perf poller %.0f ms, %d samples and faults"
+                + " written", perfCpu / 1e6, perf.counters.written) : "");
         return stopped;
     }
 

@@ -8,8 +8,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -87,24 +85,8 @@ final class PagePoller {
             stats.add(FileChannel.open(new File(instance.dir(), "per_cpu/cpu" + cpu + "/stats").toPath(),
                     StandardOpenOption.READ));
         }
-        final CountDownLatch started = new CountDownLatch(1);
-        thread = new Thread(() -> {
-            tid = dev.jetw.etw.OsThreadId.current();
-            started.countDown();
-            try {
-                loop();
-            } catch (Throwable e) {
-                failure = e;
-            }
-        }, threadName);
-        dev.jetw.etw.JetwThreads.register(thread);
-        thread.setDaemon(true);
-        thread.start();
-        try {
-            started.await(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread = PollerThreads.start(threadName, () -> tid = dev.jetw.etw.OsThreadId.current(), this::loop,
+                e -> failure = e);
         return tid;
     }
 
@@ -234,14 +216,6 @@ final class PagePoller {
 
     /** CPU time the poller used so far (decoding and writing the records included: they run on it), ns; -1 unknown. */
     long cpuNanos() {
-        if (thread == null) {
-            return 0;
-        }
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        try {
-            return mx.isThreadCpuTimeSupported() ? mx.getThreadCpuTime(thread.getId()) : -1;
-        } catch (UnsupportedOperationException e) {
-            return -1;
-        }
+        return PollerThreads.cpuNanos(thread);
     }
 }

@@ -62,7 +62,7 @@ class EvidenceTranslatorTest {
         }
     }
 
-    static final class Recording implements KernelRecordSink {
+    static class Recording implements KernelRecordSink {
         final List<Rec> records = new ArrayList<>();
         final List<SessionNotice> notices = new ArrayList<>();
         long lost;
@@ -71,6 +71,12 @@ class EvidenceTranslatorTest {
         public void write(int cpu, long nanoTime, int headerType, int version, int group, int type, int threadId,
                           int processId, ByteBuffer payload, int length) {
             records.add(new Rec(cpu, nanoTime, headerType, version, group, type, threadId, processId, payload, length));
+        }
+
+        /** The file's raw stamps in tests: nanoTime + 1,000,000,000, so that a stamp is never mistaken for its nanoTime. */
+        @Override
+        public long timeStamp(long nanoTime) {
+            return nanoTime + 1_000_000_000L;
         }
 
         @Override
@@ -353,13 +359,34 @@ class EvidenceTranslatorTest {
         assertFalse(dispatcher.needsBlock());
         KernelFlagPlan cswitch = KernelFlagPlan.of(EnumSet.of(KernelFlag.CSWITCH));
         assertTrue(cswitch.readyThread, "ReadyThread comes with cswitch here: why needs both");
-        KernelFlagPlan none = KernelFlagPlan.of(EnumSet.of(KernelFlag.PROFILE, KernelFlag.NO_SYSCONFIG));
+        String java17 = PerfCalls.missing(17, "amd64");
+        KernelFlagPlan none = KernelFlagPlan.of(EnumSet.of(KernelFlag.PROFILE, KernelFlag.NO_SYSCONFIG), java17);
         assertFalse(none.collects());
         assertEquals(2, none.notices.size());
+        assertEquals("kernel=profile: not recorded: needs Java 22+ (java.lang.foreign) for perf_event_open; this JVM is"
+                + " Java 17", none.notices.get(0).text(), "the one notice names what is missing");
         assertEquals(SessionNotice.NOTE, none.notices.get(1).kind(), "no_sysconfig: nothing is missing");
         for (KernelFlag f : KernelFlag.values()) {
             assertEquals(KernelFlagPlan.unsupported(f) == null ? 0 : 1, KernelFlagPlan.of(EnumSet.of(f)).notices.size(),
                     "one notice per flag without an equivalent: " + f);
         }
+    }
+
+    @Test
+    void profileAndHardFaultsAreCollectedWhereJava22PlusCanCallPerfEventOpen() {
+        KernelFlagPlan perf = KernelFlagPlan.of(EnumSet.of(KernelFlag.PROFILE, KernelFlag.MEMORY_HARD_FAULTS,
+                KernelFlag.MEMORY_PAGE_FAULTS), PerfCalls.missing(25, "amd64"));
+        assertTrue(perf.profile && perf.hardFaults && perf.collects() && perf.needsPerf());
+        assertEquals(1, perf.notices.size(), "memory_page_faults only: " + perf.notices);
+        assertTrue(perf.notices.get(0).text().startsWith("kernel=memory_page_faults: not recorded on Linux"));
+        KernelFlagPlan old = KernelFlagPlan.of(EnumSet.of(KernelFlag.PROFILE, KernelFlag.MEMORY_HARD_FAULTS),
+                PerfCalls.missing(21, "amd64"));
+        assertFalse(old.profile || old.hardFaults || old.collects());
+        assertEquals(2, old.notices.size());
+        assertEquals(298, PerfCalls.syscallNumber("amd64"));
+        assertEquals(241, PerfCalls.syscallNumber("aarch64"));
+        assertTrue(PerfCalls.missing(25, "riscv64").contains("x86_64 and aarch64 only"));
+        assertEquals(8, PerfCalls.javaFeature("1.8"));
+        assertEquals(25, PerfCalls.javaFeature("25"));
     }
 }

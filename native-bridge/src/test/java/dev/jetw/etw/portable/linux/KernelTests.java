@@ -33,6 +33,36 @@ public final class KernelTests {
         return null;
     }
 
+    /**
+     * Why perf-event kernel tests (kernel=profile, memory_hard_faults) cannot run here, or null when they can: the
+     * kernel tests' gate, Java 22+ on x86_64 or aarch64, and a cpu-clock event perf_event_open(2) accepts on CPU 0
+     * (it needs root or CAP_PERFMON with perf_event_paranoid, and CONFIG_PERF_EVENTS).
+     */
+    public static String perfUnavailableReason() {
+        String kernel = unavailableReason();
+        if (kernel != null) {
+            return kernel;
+        }
+        String missing = PerfCalls.missing();
+        if (missing != null) {
+            return "kernel=profile " + missing;
+        }
+        try {
+            PerfCalls calls = PerfCalls.open();
+            int fd = calls.perfEventOpen(PerfEventAttr.sampling(PerfEventAttr.CPU_CLOCK, PerfSampler.SAMPLE_PERIOD_NANOS,
+                    PerfEventAttr.SAMPLE_TID), -1, CpuList.online().get(0));
+            calls.close(fd);
+            return null;
+        } catch (IOException e) {
+            return "no perf events here: " + e.getMessage();
+        }
+    }
+
+    /** Skips the calling test, the reason printed and logged, unless perf's CPU samples and hard faults can be collected. */
+    public static void requirePerf(String test) {
+        GatedTests.require("kernel-tests.log", "jetw kernel test", test, perfUnavailableReason());
+    }
+
     /** Skips the calling test, the reason printed and logged, unless kernel events can be collected here. */
     public static void require(String test) {
         GatedTests.require("kernel-tests.log", "jetw kernel test", test, unavailableReason());

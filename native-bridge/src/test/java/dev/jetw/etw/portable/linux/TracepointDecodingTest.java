@@ -343,6 +343,8 @@ class TracepointDecodingTest {
         assertEquals(2, CpuList.parse("0-1\n"));
         assertEquals(9, CpuList.parse("0,2-3,8"));
         assertEquals(0, CpuList.parse("x"));
+        assertEquals(java.util.Arrays.asList(0, 2, 3, 8), CpuList.members("0,2-3,8\n"), "the online CPUs perf opens an event on");
+        assertTrue(CpuList.members("x").isEmpty());
         assertEquals("/sys/kernel/my tracing", TracefsLocator.unescape("/sys/kernel/my\\040tracing"));
         InstanceName n = InstanceName.parse("jetw-123-4567-2-sched");
         assertEquals(123, n.pid);
