@@ -71,19 +71,40 @@ final class ModuleAwareCall {
         }
     }
 
+    /**
+     * True when the class being defined belongs to a named module of the boot layer (a JDK module, or an application
+     * module on the module path): woven code there needs a read edge to the boot class path. False on Java 8.
+     */
+    boolean isInNamedModule(ClassLoader loader, String internalName) {
+        if (transformInModule == null) {
+            return false;
+        }
+        try {
+            return namedModuleOf(loader, internalName) != null;
+        } catch (ReflectiveOperationException e) {
+            return true; // cannot tell: Byte Buddy's path, which adds the edge when it is needed
+        }
+    }
+
     /** The module of a class being defined, or null when it cannot be told (Java 8, or the boot loader without the bootstrap jar). */
     private Object moduleOf(ClassLoader loader, String internalName) {
-        int slash = internalName.lastIndexOf('/');
-        String pkg = slash < 0 ? "" : internalName.substring(0, slash).replace('/', '.');
         try {
-            Object named = bootLayerPackages().get(pkg);
-            if (named != null && moduleClassLoader.invoke(named) == loader) {
+            Object named = namedModuleOf(loader, internalName);
+            if (named != null) {
                 return named;
             }
             return loader == null ? bootUnnamedModule : unnamedModuleOf.invoke(loader);
         } catch (ReflectiveOperationException e) {
             return null;
         }
+    }
+
+    /** The boot layer's named module the class being defined belongs to, or null (an unnamed module). */
+    private Object namedModuleOf(ClassLoader loader, String internalName) throws ReflectiveOperationException {
+        int slash = internalName.lastIndexOf('/');
+        String pkg = slash < 0 ? "" : internalName.substring(0, slash).replace('/', '.');
+        Object named = bootLayerPackages().get(pkg);
+        return named != null && moduleClassLoader.invoke(named) == loader ? named : null;
     }
 
     private synchronized Map<String, Object> bootLayerPackages() throws ReflectiveOperationException {
