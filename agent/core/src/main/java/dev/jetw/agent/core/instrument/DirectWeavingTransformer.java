@@ -2,7 +2,6 @@ package dev.jetw.agent.core.instrument;
 
 import dev.jetw.agent.core.methods.MethodRegistry;
 import dev.jetw.agent.core.methods.Selection;
-import dev.jetw.agent.core.writing.Rundown;
 import dev.jetw.bootstrap.Dispatcher;
 
 import java.lang.instrument.ClassFileTransformer;
@@ -37,7 +36,8 @@ final class DirectWeavingTransformer implements ClassFileTransformer {
     private final Selection selection;
     private final DirectWeaving.Admission admission;
     private final MethodRegistry registry;
-    private final Rundown rundown;
+    /** Asks the rundown to drain: it names the methods just registered (Rundown.requestDrain). */
+    private final Runnable requestRundownDrain;
     private final boolean verbose;
     private final Fallback fallback;
     private final SelectableClasses selectable;
@@ -47,12 +47,12 @@ final class DirectWeavingTransformer implements ClassFileTransformer {
     private volatile boolean closed;
 
     DirectWeavingTransformer(Instrumentation inst, Selection selection, DirectWeaving.Admission admission, MethodRegistry registry,
-                             Rundown rundown, boolean verbose, Fallback fallback) {
+                             Runnable requestRundownDrain, boolean verbose, Fallback fallback) {
         this.inst = inst;
         this.selection = selection;
         this.admission = admission;
         this.registry = registry;
-        this.rundown = rundown;
+        this.requestRundownDrain = requestRundownDrain;
         this.verbose = verbose;
         this.fallback = fallback;
         this.selectable = new SelectableClasses(selection);
@@ -107,7 +107,7 @@ final class DirectWeavingTransformer implements ClassFileTransformer {
             failed(className, e);
             return null;
         } finally {
-            rundown.requestDrain(); // methods may have been registered, woven or not
+            requestRundownDrain.run(); // methods may have been registered, woven or not
         }
     }
 

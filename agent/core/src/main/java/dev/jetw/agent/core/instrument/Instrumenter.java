@@ -115,7 +115,8 @@ public final class Instrumenter {
         if (retransformLoaded) {
             return installByteBuddyRoutingLoads(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE);
         }
-        DirectWeavingTransformer d = new DirectWeavingTransformer(inst, selection, admission, registry, rundown, verbose, byteBuddyForTheRest);
+        DirectWeavingTransformer d = new DirectWeavingTransformer(inst, selection, admission, registry, requestRundownDrain, verbose,
+                byteBuddyForTheRest);
         direct = d;
         d.register();
         rundown.requestDrain();
@@ -126,6 +127,14 @@ public final class Instrumenter {
         install(loaded, RETRANSFORM_BATCHES, RETRANSFORM_PAUSES, true);
         return transformer;
     }
+
+    /** The direct path's call after each class (a class, not a lambda: it is made inside class loading). */
+    private final Runnable requestRundownDrain = new Runnable() {
+        @Override
+        public void run() {
+            rundown.requestDrain();
+        }
+    };
 
     /** The classes the direct path leaves to Byte Buddy: its transformer comes up at the first of them, on that thread. */
     private final DirectWeavingTransformer.Fallback byteBuddyForTheRest = new DirectWeavingTransformer.Fallback() {
