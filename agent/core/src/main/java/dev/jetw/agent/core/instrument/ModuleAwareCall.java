@@ -24,7 +24,8 @@ final class ModuleAwareCall {
     private final Method unnamedModuleOf;
     private final Method moduleClassLoader;
     /** The boot layer's packages (dotted) and their modules; built at the first call. */
-    private Map<String, Object> bootLayerPackages;
+    /** Volatile: read without the lock once built (the direct path asks at every class load it is handed). */
+    private volatile Map<String, Object> bootLayerPackages;
     private final Object bootUnnamedModule;
 
     ModuleAwareCall() {
@@ -107,7 +108,12 @@ final class ModuleAwareCall {
         return named != null && moduleClassLoader.invoke(named) == loader ? named : null;
     }
 
-    private synchronized Map<String, Object> bootLayerPackages() throws ReflectiveOperationException {
+    private Map<String, Object> bootLayerPackages() throws ReflectiveOperationException {
+        Map<String, Object> built = bootLayerPackages;
+        return built != null ? built : buildBootLayerPackages();
+    }
+
+    private synchronized Map<String, Object> buildBootLayerPackages() throws ReflectiveOperationException {
         if (bootLayerPackages == null) {
             Class<?> layerClass = Class.forName("java.lang.ModuleLayer");
             Object boot = layerClass.getMethod("boot").invoke(null);
