@@ -78,12 +78,17 @@ final class DirectWeavingTransformer implements ClassFileTransformer {
             if (classBeingRedefined != null) {
                 return owns(loader, classBeingRedefined.getName()) ? weave(loader, classBeingRedefined.getName(), classFile) : null;
             }
-            if (!FirstMatchTransformer.isForwarding()) {
-                return null; // a load the first-match transformer did not hand over: it turned the class away
+            if (!FirstMatchTransformer.isHandingOver(internalName)) {
+                // A load the first-match transformer did not hand over: it turned the class away, or the class loads
+                // during another's hand-over (as the weaving's own classes may), which is left alone.
+                return null;
             }
             String className = internalName.replace('/', '.');
-            if (DirectWeaving.majorVersion(classFile) < DirectWeaving.JAVA_7 || className.equals(Selection.API_CLASS)
-                    || modules.isInNamedModule(loader, internalName)) {
+            boolean api = className.equals(Selection.API_CLASS);
+            if (!api && selection.rejectsByName(className, loader)) {
+                return null; // never the agent's own classes, whatever hands them over
+            }
+            if (api || DirectWeaving.majorVersion(classFile) < DirectWeaving.JAVA_7 || modules.isInNamedModule(loader, internalName)) {
                 return fallback.transform(loader, internalName, pd, classFile);
             }
             return weave(loader, className, classFile);

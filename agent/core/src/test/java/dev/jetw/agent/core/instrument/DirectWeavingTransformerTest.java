@@ -46,6 +46,9 @@ class DirectWeavingTransformerTest {
     private final MethodRegistry registry = rules.registry;
     private final List<String> fallbackGot = new ArrayList<>();
     private int drains;
+    /** Run inside the fallback, that is during a hand-over: what a nested class load would meet. */
+    private java.util.function.Supplier<byte[]> duringHandOver = () -> null;
+    private final List<byte[]> nestedResults = new ArrayList<>();
     /** As Instrumenter's admission: a method taken out (uninstrumented) is registered but not woven. */
     private final DirectWeaving.Admission admission = (className, methodName, descriptor, choice, trivial) -> {
         int id = registry.register(className, methodName, descriptor, 4, -1L, 0);
@@ -54,6 +57,7 @@ class DirectWeavingTransformerTest {
     private final DirectWeavingTransformer direct = new DirectWeavingTransformer(jvm, rules.selection, admission, registry,
             () -> drains++, false, (loader, name, pd, classFile) -> {
                 fallbackGot.add(name);
+                nestedResults.add(duringHandOver.get());
                 return new byte[] {42};
             });
     /** The first-match transformer that hands loads over (its bring-up returns the direct path). */
@@ -104,6 +108,24 @@ class DirectWeavingTransformerTest {
 
         assertEquals(List.of(PLAIN, "dev/jetw/api/Jetw"), fallbackGot);
         assertEquals(0, registry.idCount(), "nothing registered by the direct path");
+        assertFalse(direct.owns(LOADER, Shapes.Plain.class.getName()));
+    }
+
+    /**
+     * The JVM gives a class loaded during another's hand-over (the weaving's or Byte Buddy's own classes, loaded as they
+     * work) to every registered transformer, the direct path included, while the first-match transformer's hand-over
+     * flag is set: it is not the class handed over, and is left alone.
+     */
+    @Test
+    void aClassLoadedDuringAnothersHandOverIsLeftAlone() throws IOException {
+        byte[] plain = DirectWeavingTest.classFile(Shapes.Plain.class);
+        duringHandOver = () -> direct.transform(LOADER, PLAIN, null, null, plain);
+
+        firstMatch.transform(LOADER, "dev/jetw/api/Jetw", null, null, plain); // handed over, then to the fallback
+
+        assertEquals(1, nestedResults.size());
+        assertNull(nestedResults.get(0), "the nested load is not woven");
+        assertEquals(0, registry.idCount());
         assertFalse(direct.owns(LOADER, Shapes.Plain.class.getName()));
     }
 
