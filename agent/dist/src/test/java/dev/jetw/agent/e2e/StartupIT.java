@@ -63,6 +63,27 @@ class StartupIT {
         assertEquals(1, trace.count(EventType.END, main));
     }
 
+    /**
+     * An ordinary class (Java 7+, class path) is woven by the direct path (docs/weaving.md): Byte Buddy's
+     * {@code AgentBuilder}, its type pool and method graphs never come up (the hand-off advice, which is Byte Buddy's,
+     * is off here), and the class is traced as before.
+     */
+    @Test
+    void classMatchedByNameIsWovenWithoutByteBuddysAgentBuilder() throws Exception {
+        Run run = run("include=" + APP + ",propagate=false", "plain");
+
+        assertEquals("startup 0\n", run.child.stdout(), run.child.toString());
+        assertTrue(run.indexOf("net.bytebuddy.jar.asm.ClassReader") > run.indexOf(PREMAIN_END), "ASM reads the class after premain");
+        for (String machinery : List.of("net.bytebuddy.agent.builder.AgentBuilder$Default", "net.bytebuddy.pool.TypePool$Default ",
+                "net.bytebuddy.dynamic.scaffold.MethodGraph$Compiler$Default ", "net.bytebuddy.asm.Advice ")) {
+            assertEquals(List.of(), run.loaded(machinery), machinery + " came up for an ordinary class");
+        }
+        TraceFile trace = TraceFile.read(run.etl);
+        int main = trace.methodId(APP, "main");
+        assertEquals(1, trace.count(EventType.START, main), "the class is woven");
+        assertEquals(1, trace.count(EventType.END, main));
+    }
+
     @Test
     void classSelectedOnlyByAnnotationBringsTheInstrumentationUp() throws Exception {
         Run run = run("include=zzz.nothing.**", "traced");

@@ -35,8 +35,8 @@ public final class FirstMatchTransformer implements ClassFileTransformer {
         ClassFileTransformer bringUp(boolean retransformLoaded);
     }
 
-    /** True on a thread while a load is handed to the instrumentation from here. */
-    private static final ThreadLocal<Boolean> FORWARDING = new ThreadLocal<>();
+    /** On a thread while a load is handed to the instrumentation from here: the internal name of the class handed over. */
+    private static final ThreadLocal<String> FORWARDING = new ThreadLocal<>();
 
     private final Instrumentation inst;
     private final SelectableClasses classes;
@@ -85,6 +85,14 @@ public final class FirstMatchTransformer implements ClassFileTransformer {
         return FORWARDING.get() != null;
     }
 
+    /**
+     * True when this thread is handing {@code internalName}'s load over right now: not for another class whose load
+     * the hand-over itself causes (the JVM gives that one to every registered transformer too, while the flag is set).
+     */
+    static boolean isHandingOver(String internalName) {
+        return internalName.equals(FORWARDING.get());
+    }
+
     @Override
     public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined, ProtectionDomain pd,
                             byte[] classFile) {
@@ -104,7 +112,7 @@ public final class FirstMatchTransformer implements ClassFileTransformer {
             if (t == null) {
                 return null;
             }
-            FORWARDING.set(Boolean.TRUE);
+            FORWARDING.set(className);
             try {
                 return call.transform(t, loader, className, pd, classFile);
             } finally {

@@ -63,6 +63,8 @@ public final class Instrumenter {
     private final Rundown rundown;
     private final boolean verbose;
     private volatile ResettableClassFileTransformer transformer;
+    /** premain's direct path for class loads, or null (at attach, or when a class loaded before the agent may be selected). */
+    private volatile DirectWeavingTransformer direct;
     /** At attach: the ramp that orders the loaded classes and leaves out the methods running hot (null at start-up). */
     private volatile AttachRamp ramp;
     /**
@@ -103,15 +105,53 @@ public final class Instrumenter {
 
     /**
      * premain's path ({@link FirstMatchTransformer}): class loads come from the first-match transformer, which hands
-     * them to the transformer returned; the JVM's own calls to it are only retransformations. The classes loaded
-     * so far are retransformed only when one of them may be selected ({@code retransformLoaded}): the first-match
-     * transformer turned every other away.
+     * them to the transformer returned. When no class loaded so far may be selected ({@code retransformLoaded} false:
+     * the usual start-up) that is the direct path ({@link DirectWeavingTransformer}, docs/weaving.md), and Byte Buddy
+     * comes up only for a class it leaves to it; otherwise Byte Buddy's transformer, which retransforms the classes
+     * loaded so far (the first-match transformer turned every other away), and whose own registration then sees only
+     * retransformations.
      */
     public java.lang.instrument.ClassFileTransformer installRoutingLoads(boolean retransformLoaded) {
-        install(retransformLoaded ? AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE : NONE_LOADED,
-                RETRANSFORM_BATCHES, RETRANSFORM_PAUSES, true);
+        if (retransformLoaded) {
+            return installByteBuddyRoutingLoads(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE);
+        }
+        DirectWeavingTransformer d = new DirectWeavingTransformer(inst, selection, admission, registry, requestRundownDrain, verbose,
+                byteBuddyForTheRest);
+        direct = d;
+        d.register();
+        rundown.requestDrain();
+        return d;
+    }
+
+    private ResettableClassFileTransformer installByteBuddyRoutingLoads(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy loaded) {
+        install(loaded, RETRANSFORM_BATCHES, RETRANSFORM_PAUSES, true);
         return transformer;
     }
+
+    /** The direct path's call after each class (a class, not a lambda: it is made inside class loading). */
+    private final Runnable requestRundownDrain = new Runnable() {
+        @Override
+        public void run() {
+            rundown.requestDrain();
+        }
+    };
+
+    /** The classes the direct path leaves to Byte Buddy: its transformer comes up at the first of them, on that thread. */
+    private final DirectWeavingTransformer.Fallback byteBuddyForTheRest = new DirectWeavingTransformer.Fallback() {
+        private final ModuleAwareCall call = new ModuleAwareCall();
+
+        @Override
+        public byte[] transform(ClassLoader loader, String internalName, ProtectionDomain pd, byte[] classFile) throws Exception {
+            java.lang.instrument.ClassFileTransformer t;
+            synchronized (this) {
+                t = transformer;
+                if (t == null && direct != null) {
+                    t = installByteBuddyRoutingLoads(NONE_LOADED);
+                }
+            }
+            return t == null ? null : call.transform(t, loader, internalName, pd, classFile);
+        }
+    };
 
     private void install(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy loaded, AgentBuilder.RedefinitionStrategy.BatchAllocator batches,
                          AgentBuilder.RedefinitionStrategy.Listener pacing, boolean loadsRouted) {
@@ -148,6 +188,9 @@ public final class Instrumenter {
                         if (type.getName().equals(Selection.API_CLASS)) {
                             return false;
                         }
+                        if (classBeingRedefined != null && isDirectlyWoven(loader, type.getName())) {
+                            return true; // the direct path's class: its transformer weaves it again
+                        }
                         return !selection.matchesType(type, loader)
                                 || classBeingRedefined != null && NanConstantGuard.refuses(classBeingRedefined);
                     }
@@ -178,13 +221,25 @@ public final class Instrumenter {
     public boolean reset() {
         ResettableClassFileTransformer t = transformer;
         transformer = null;
+        DirectWeavingTransformer d = direct;
+        boolean all = true;
         try {
-            return t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION, transformedClasses(),
+            all = t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION, transformedClasses(),
                     RETRANSFORM_BATCHES, RETRANSFORM_PAUSES);
         } finally {
             typeCache.clear();
             transformed.clear();
+            if (d != null) {
+                direct = null;
+                all &= d.reset();
+            }
         }
+        return all;
+    }
+
+    private boolean isDirectlyWoven(ClassLoader loader, String className) {
+        DirectWeavingTransformer d = direct;
+        return d != null && d.owns(loader, className);
     }
 
     /** The loaded classes this transformer changed, as one pass. */
@@ -200,47 +255,35 @@ public final class Instrumenter {
         };
     }
 
-    /** A class this transformer changed: its loader (by identity; null for the boot loader) and name. */
-    private static final class TransformedClass {
-        private final ClassLoader loader;
-        private final String name;
-
-        TransformedClass(ClassLoader loader, String name) {
-            this.loader = loader;
-            this.name = name;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof TransformedClass && ((TransformedClass) o).loader == loader && ((TransformedClass) o).name.equals(name);
-        }
-
-        @Override
-        public int hashCode() {
-            return System.identityHashCode(loader) * 31 + name.hashCode();
-        }
-    }
-
     /** Selects the methods of {@code type}, registering each (id, level, pending rundown) as it is selected. */
-    private ElementMatcher<MethodDescription> selector(TypeDescription type) {
+    private ElementMatcher<MethodDescription> selector(final TypeDescription type) {
+        final DirectWeaving.TrivialScan trivial = new DirectWeaving.TrivialScan() {
+            @Override
+            public java.util.Set<String> trivialMethods() {
+                return classFiles.trivialMethods(type.getName());
+            }
+        };
         return new ElementMatcher<MethodDescription>() {
             @Override
             public boolean matches(MethodDescription method) {
                 long choice = selection.choose(type, method);
-                if (choice < 0) {
-                    return false;
-                }
-                if (selection.skipsTrivial(choice)
-                        && classFiles.trivialMethods(type.getName()).contains(method.getInternalName() + method.getDescriptor())) {
-                    registry.leaveOutTrivial(type.getName(), method.getInternalName(), method.getDescriptor(), Selection.groupOf(choice));
-                    return false;
-                }
-                int id = admit(registry, exclusion, type.getName(), method.getInternalName(), method.getDescriptor(), choice,
-                        selection.thresholdNanos(choice), knownDecisions);
-                return id != 0 && !registry.isUninstrumented(id);
+                return choice >= 0 && admission.idToWeave(type.getName(), method.getInternalName(), method.getDescriptor(), choice, trivial) != 0;
             }
         };
     }
+
+    /** A chosen method's admission, the same on both paths (Byte Buddy's selector, {@link DirectWeaving}). */
+    private final DirectWeaving.Admission admission = new DirectWeaving.Admission() {
+        @Override
+        public int idToWeave(String className, String methodName, String descriptor, long choice, DirectWeaving.TrivialScan trivial) {
+            if (selection.skipsTrivial(choice) && trivial.trivialMethods().contains(methodName + descriptor)) {
+                registry.leaveOutTrivial(className, methodName, descriptor, Selection.groupOf(choice));
+                return 0;
+            }
+            int id = admit(registry, exclusion, className, methodName, descriptor, choice, selection.thresholdNanos(choice), knownDecisions);
+            return id != 0 && !registry.isUninstrumented(id) ? id : 0;
+        }
+    };
 
     /** Where a decision made before the method's first call comes from: an earlier trace (hotMethods=) or the attach ramp. */
     interface KnownDecisions {

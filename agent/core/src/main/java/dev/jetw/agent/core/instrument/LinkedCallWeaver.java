@@ -49,15 +49,25 @@ final class LinkedCallWeaver implements AsmVisitorWrapper.ForDeclaredMethods.Met
         }
         int slot = maxLocals.maxLocals(type.getName(), method.getInternalName() + method.getDescriptor());
         int id = registry.idOf(type.getName(), method.getInternalName(), method.getDescriptor());
-        if (slot < 0 || id == 0) {
-            Dispatcher.failed(new IllegalStateException("not woven (max_locals " + slot + ", id " + id + "): "
-                    + type.getName() + "." + method.getInternalName() + method.getDescriptor()));
+        return weave(registry, methodVisitor, type.getInternalName(), method.isStatic(), method.getInternalName(),
+                method.getDescriptor(), id, slot);
+    }
+
+    /**
+     * The weaving of one method with code, for both paths (this wrapper in Byte Buddy's, {@link DirectWeaving}'s own
+     * reader): {@code id} its registered id, {@code maxLocals} its original max_locals. Without either the method is
+     * left as it is and the failure counted.
+     */
+    static MethodVisitor weave(MethodRegistry registry, MethodVisitor methodVisitor, String ownerInternalName, boolean isStatic,
+                               String name, String descriptor, int id, int maxLocals) {
+        if (maxLocals < 0 || id == 0) {
+            Dispatcher.failed(new IllegalStateException("not woven (max_locals " + maxLocals + ", id " + id + "): "
+                    + ownerInternalName.replace('/', '.') + "." + name + descriptor));
             return methodVisitor;
         }
         if (id < MethodEntries.MUTABLE_IDS) {
             registry.markLinked(id); // a higher id cannot be muted: the remover still takes its advice out
         }
-        return new LinkedCallVisitor(methodVisitor, id, slot,
-                WovenFrames.initialLocals(type.getInternalName(), method.isStatic(), method.getDescriptor()));
+        return new LinkedCallVisitor(methodVisitor, id, maxLocals, WovenFrames.initialLocals(ownerInternalName, isStatic, descriptor));
     }
 }

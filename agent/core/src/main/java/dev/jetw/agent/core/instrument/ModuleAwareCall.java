@@ -24,7 +24,8 @@ final class ModuleAwareCall {
     private final Method unnamedModuleOf;
     private final Method moduleClassLoader;
     /** The boot layer's packages (dotted) and their modules; built at the first call. */
-    private Map<String, Object> bootLayerPackages;
+    /** Volatile: read without the lock once built (the direct path asks at every class load it is handed). */
+    private volatile Map<String, Object> bootLayerPackages;
     private final Object bootUnnamedModule;
 
     ModuleAwareCall() {
@@ -71,13 +72,26 @@ final class ModuleAwareCall {
         }
     }
 
+    /**
+     * True when the class being defined belongs to a named module of the boot layer (a JDK module, or an application
+     * module on the module path): woven code there needs a read edge to the boot class path. False on Java 8.
+     */
+    boolean isInNamedModule(ClassLoader loader, String internalName) {
+        if (transformInModule == null) {
+            return false;
+        }
+        try {
+            return namedModuleOf(loader, internalName) != null;
+        } catch (ReflectiveOperationException e) {
+            return true; // cannot tell: Byte Buddy's path, which adds the edge when it is needed
+        }
+    }
+
     /** The module of a class being defined, or null when it cannot be told (Java 8, or the boot loader without the bootstrap jar). */
     private Object moduleOf(ClassLoader loader, String internalName) {
-        int slash = internalName.lastIndexOf('/');
-        String pkg = slash < 0 ? "" : internalName.substring(0, slash).replace('/', '.');
         try {
-            Object named = bootLayerPackages().get(pkg);
-            if (named != null && moduleClassLoader.invoke(named) == loader) {
+            Object named = namedModuleOf(loader, internalName);
+            if (named != null) {
                 return named;
             }
             return loader == null ? bootUnnamedModule : unnamedModuleOf.invoke(loader);
@@ -86,7 +100,20 @@ final class ModuleAwareCall {
         }
     }
 
-    private synchronized Map<String, Object> bootLayerPackages() throws ReflectiveOperationException {
+    /** The boot layer's named module the class being defined belongs to, or null (an unnamed module). */
+    private Object namedModuleOf(ClassLoader loader, String internalName) throws ReflectiveOperationException {
+        int slash = internalName.lastIndexOf('/');
+        String pkg = slash < 0 ? "" : internalName.substring(0, slash).replace('/', '.');
+        Object named = bootLayerPackages().get(pkg);
+        return named != null && moduleClassLoader.invoke(named) == loader ? named : null;
+    }
+
+    private Map<String, Object> bootLayerPackages() throws ReflectiveOperationException {
+        Map<String, Object> built = bootLayerPackages;
+        return built != null ? built : buildBootLayerPackages();
+    }
+
+    private synchronized Map<String, Object> buildBootLayerPackages() throws ReflectiveOperationException {
         if (bootLayerPackages == null) {
             Class<?> layerClass = Class.forName("java.lang.ModuleLayer");
             Object boot = layerClass.getMethod("boot").invoke(null);

@@ -63,7 +63,7 @@ final class SelectableClasses {
      * byte, paid by every class that loads. A class file it cannot walk counts as holding one (the instrumentation
      * then decides, as without this test).
      */
-    private boolean holdsAnyAnnotation(byte[] classFile) {
+    boolean holdsAnyAnnotation(byte[] classFile) {
         return ConstantPool.walk(classFile, annotationEntry) != ConstantPool.End.ALL_VISITED;
     }
 

@@ -4,7 +4,9 @@
  * docs/weaving.md; Byte Buddy's Advice with the byte-checked entry into older ones) and the API advice into {@code dev.jetw.api.Jetw}, restores the classes at
  * detach, and keeps classes with NaN constants and trivial methods out. At start-up
  * {@link dev.jetw.agent.core.instrument.FirstMatchTransformer} stands in for it, without Byte Buddy, until the first
- * class the options may select loads; at attach {@link dev.jetw.agent.core.instrument.AttachRamp} instruments the
+ * class the options may select loads, and then hands the loads to
+ * {@link dev.jetw.agent.core.instrument.DirectWeavingTransformer}, which weaves Java 7+ class files without Byte Buddy's
+ * {@code AgentBuilder} ({@link dev.jetw.agent.core.instrument.DirectWeaving}, docs/weaving.md); at attach {@link dev.jetw.agent.core.instrument.AttachRamp} instruments the
  * loaded classes in tiers at a bounded rate, leaving the methods running hot out (docs/attach-ramp.md). Uses the
  * writing (rundown), exclusion
  * ({@code hotMethods=}), methods and options rooms.

@@ -7,6 +7,7 @@ import net.bytebuddy.description.annotation.AnnotationDescription;
 import net.bytebuddy.description.annotation.AnnotationList;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.jar.asm.Opcodes;
 
 import java.util.List;
 
@@ -84,7 +85,7 @@ public final class Selection {
         if (rejectsByName(name, loader)) {
             return false;
         }
-        if (type.isInterface() || type.isAnnotation() || type.isSynthetic()) {
+        if (!isInstrumentableKind(type.getModifiers())) {
             return false;
         }
         if (includesByName(name)) {
@@ -96,11 +97,11 @@ public final class Selection {
         // Classes are described from their class files (ClassDescriptions); one whose annotations or
         // signatures cannot be resolved cannot be scanned, nor instrumented: it is skipped, not counted as an error.
         try {
-            if (annotationChoice(type.getDeclaredAnnotations()) >= 0) {
+            if (annotationChoice(declared(type.getDeclaredAnnotations())) >= 0) {
                 return true;
             }
             for (MethodDescription m : type.getDeclaredMethods()) {
-                if (annotationChoice(m.getDeclaredAnnotations()) >= 0) {
+                if (annotationChoice(declared(m.getDeclaredAnnotations())) >= 0) {
                     return true;
                 }
             }
@@ -108,6 +109,11 @@ public final class Selection {
             return false;
         }
         return false;
+    }
+
+    /** False for an interface, an annotation type or a synthetic class (by its class file's access flags): none is instrumented. */
+    public static boolean isInstrumentableKind(int classModifiers) {
+        return (classModifiers & (Opcodes.ACC_INTERFACE | Opcodes.ACC_ANNOTATION | Opcodes.ACC_SYNTHETIC)) == 0;
     }
 
     /** True when an include rule names the class (a JDK class only when the rule names its package literally). */
@@ -182,16 +188,48 @@ public final class Selection {
     }
 
     /**
-     * Which rule selects {@code method} and at which level ({@link #groupOf}, {@link #levelOf}),
-     * or -1 when it is not instrumented.
+     * An annotation as a class file declares it: its type's binary name and, for {@code @Traced}, the level it sets (0
+     * when it sets none: {@code Traced.level}'s default). What both weaving paths hand {@link #choose}: Byte Buddy's
+     * descriptions and the class-file reader of the direct path, so that the rules read the same facts.
+     */
+    public static final class DeclaredAnnotation {
+        public final String typeName;
+        public final int tracedLevel;
+
+        public DeclaredAnnotation(String typeName, int tracedLevel) {
+            this.typeName = typeName;
+            this.tracedLevel = tracedLevel;
+        }
+
+        /** True for {@code @Traced}, the one annotation whose value ({@code level}) the rules read. */
+        public static boolean isTraced(String typeName) {
+            return TRACED.equals(typeName);
+        }
+    }
+
+    /**
+     * {@link #choose(String, int, String, List, List)} for a method Byte Buddy describes.
      */
     public long choose(TypeDescription type, MethodDescription method) {
-        if (!method.isMethod() || method.isAbstract() || method.isNative() || method.isSynthetic() || method.isBridge()
-                || method.getName().startsWith("lambda$")) {
+        if (!method.isMethod()) {
             return -1;
         }
-        String cls = type.getName();
-        String name = method.getName();
+        return choose(type.getName(), method.getModifiers(), method.getName(), new LazyAnnotations(method.getDeclaredAnnotations()),
+                new LazyAnnotations(type.getDeclaredAnnotations()));
+    }
+
+    /**
+     * Which rule selects a method and at which level ({@link #groupOf}, {@link #levelOf}), or -1 when it is not
+     * instrumented: from the plain facts of a class file. {@code methodName} is never {@code <init>} or
+     * {@code <clinit>} (constructors and initialisers are never instrumented: the caller leaves them out); the
+     * annotation lists are read only when the excludes leave the method in and the class is not the JDK's.
+     */
+    public long choose(String cls, int methodModifiers, String name, List<DeclaredAnnotation> methodAnnotations,
+                       List<DeclaredAnnotation> classAnnotations) {
+        if ((methodModifiers & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_SYNTHETIC | Opcodes.ACC_BRIDGE)) != 0
+                || name.startsWith("lambda$") || name.startsWith("<")) {
+            return -1;
+        }
         for (MethodPattern ex : excludes) {
             if (ex.matches(cls, name)) {
                 return -1;
@@ -199,11 +237,11 @@ public final class Selection {
         }
         String jdk = jdkPrefix(cls);
         if (jdk == null) {
-            long c = annotationChoice(method.getDeclaredAnnotations());
+            long c = annotationChoice(methodAnnotations);
             if (c >= 0) {
                 return c;
             }
-            c = annotationChoice(type.getDeclaredAnnotations());
+            c = annotationChoice(classAnnotations);
             if (c >= 0) {
                 return c;
             }
@@ -218,21 +256,51 @@ public final class Selection {
     }
 
     /** The choice of @Traced or a configured annotation among {@code annotations}; -1 if none of them selects. */
-    private long annotationChoice(AnnotationList annotations) {
-        for (AnnotationDescription a : annotations) {
-            String name = a.getAnnotationType().getName();
-            if (name.equals(TRACED)) {
-                Object v = a.getValue("level").resolve();
-                int lvl = v instanceof Integer ? (Integer) v : 0;
+    private long annotationChoice(List<DeclaredAnnotation> annotations) {
+        for (DeclaredAnnotation a : annotations) {
+            if (a.typeName.equals(TRACED)) {
+                int lvl = a.tracedLevel;
                 return choice(rules.size(), lvl > 0 && lvl <= 255 ? lvl : defaultLevel);
             }
             for (int i = 0; i < rules.size(); i++) {
-                if (name.equals(rules.get(i).annotation)) {
+                if (a.typeName.equals(rules.get(i).annotation)) {
                     return choice(i, rules.get(i).level);
                 }
             }
         }
         return -1;
+    }
+
+    private static List<DeclaredAnnotation> declared(AnnotationList annotations) {
+        return new LazyAnnotations(annotations);
+    }
+
+    /**
+     * Byte Buddy's annotations as {@link DeclaredAnnotation}s, each read only when the rules ask for it (most methods
+     * are decided by the excludes or the JDK test first); {@code @Traced}'s level is resolved as Byte Buddy resolves it.
+     */
+    private static final class LazyAnnotations extends java.util.AbstractList<DeclaredAnnotation> {
+        private final AnnotationList annotations;
+
+        LazyAnnotations(AnnotationList annotations) {
+            this.annotations = annotations;
+        }
+
+        @Override
+        public DeclaredAnnotation get(int index) {
+            AnnotationDescription a = annotations.get(index);
+            String name = a.getAnnotationType().getName();
+            if (!DeclaredAnnotation.isTraced(name)) {
+                return new DeclaredAnnotation(name, 0);
+            }
+            Object v = a.getValue("level").resolve();
+            return new DeclaredAnnotation(name, v instanceof Integer ? (Integer) v : 0);
+        }
+
+        @Override
+        public int size() {
+            return annotations.size();
+        }
     }
 
     static boolean isNeverInstrumented(String className) {

@@ -30,10 +30,19 @@ final class TestWeaving {
     /** Between the weaver's visitor and the class writer (a test that breaks what the weaver writes), or null. */
     private final UnaryOperator<net.bytebuddy.jar.asm.MethodVisitor> below;
 
+    /** What a chosen method's selection does, or null: registered at once, with no trivial method left out. */
+    private final DirectWeaving.Admission admission;
+
     TestWeaving(String options, ClassFileLocator locator, UnaryOperator<net.bytebuddy.jar.asm.MethodVisitor> below) {
-        AgentOptions o = AgentOptions.parse(options);
-        this.selection = new Selection(o);
-        this.registry = new MethodRegistry(1_000_000, o.rules);
+        this(new Selection(AgentOptions.parse(options)), new MethodRegistry(1_000_000, AgentOptions.parse(options).rules), null, locator, below);
+    }
+
+    /** Byte Buddy's path with the admission {@code admission} (registration, trivial methods), as the agent's selector. */
+    TestWeaving(Selection selection, MethodRegistry registry, DirectWeaving.Admission admission, ClassFileLocator locator,
+                UnaryOperator<net.bytebuddy.jar.asm.MethodVisitor> below) {
+        this.selection = selection;
+        this.registry = registry;
+        this.admission = admission;
         this.locator = locator;
         this.pool = TypePool.Default.of(locator);
         this.below = below;
@@ -45,8 +54,12 @@ final class TestWeaving {
         Map<String, Integer> maxLocals = OriginalMaxLocals.of(classFile);
         LinkedCallWeaver weaver = new LinkedCallWeaver(registry,
                 (t, m) -> t.equals(typeName) && maxLocals.containsKey(m) ? maxLocals.get(m) : -1);
+        DirectWeaving.TrivialScan trivial = () -> TrivialMethods.of(classFile);
         ElementMatcher<MethodDescription> selected = m -> {
             long choice = selection.choose(type, m);
+            if (admission != null) {
+                return choice >= 0 && admission.idToWeave(type.getName(), m.getInternalName(), m.getDescriptor(), choice, trivial) != 0;
+            }
             return choice >= 0 && registry.register(type.getName(), m.getInternalName(), m.getDescriptor(),
                     Selection.levelOf(choice), selection.thresholdNanos(choice), Selection.groupOf(choice)) != 0;
         };
@@ -60,6 +73,11 @@ final class TestWeaving {
                 .visit(wrapper)
                 .make()
                 .getBytes();
+    }
+
+    /** Whether the agent's ignore matcher lets Byte Buddy's path look at the class at all ({@link Selection#matchesType}). */
+    boolean matchesType(String typeName) {
+        return selection.matchesType(pool.describe(typeName).resolve(), TestWeaving.class.getClassLoader());
     }
 
     /** The id {@code method} (name + descriptor) of {@code typeName} was woven with, 0 if none. */

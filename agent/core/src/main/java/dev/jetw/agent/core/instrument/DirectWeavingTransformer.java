@@ -1,0 +1,164 @@
+package dev.jetw.agent.core.instrument;
+
+import dev.jetw.agent.core.methods.MethodRegistry;
+import dev.jetw.agent.core.methods.Selection;
+import dev.jetw.bootstrap.Dispatcher;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * premain's transformer of the classes that load (docs/weaving.md, "The direct path"): the loads
+ * {@link FirstMatchTransformer} hands over are woven by {@link DirectWeaving} when they are ordinary class files of
+ * Java 7 or later outside a named module of the boot layer; every other one ({@code dev.jetw.api.Jetw}'s API advice,
+ * older class files, a class of a named module, which needs the read edge Byte Buddy adds) goes to Byte Buddy's
+ * transformer, brought up only then ({@link Fallback}). A class this transformer wove is its own for good: its later
+ * retransformations (the adaptive remover's) come here and are woven again from the original bytes the JVM hands over,
+ * and Byte Buddy's transformer leaves them alone ({@link #owns}); {@link #reset} restores them.
+ *
+ * <p>What Byte Buddy's listener did is done here: the class joins the set {@link #reset} restores, the rundown is
+ * asked to drain (it names the methods just registered), a failure is counted ({@link Dispatcher#failed}) and the
+ * class keeps its bytes. Nothing escapes into the class load.
+ */
+final class DirectWeavingTransformer implements ClassFileTransformer {
+
+    /** Where the classes the direct path cannot weave go: Byte Buddy's transformer, brought up at the first such class. */
+    interface Fallback {
+        byte[] transform(ClassLoader loader, String internalName, ProtectionDomain pd, byte[] classFile) throws Exception;
+    }
+
+    private final Instrumentation inst;
+    private final Selection selection;
+    private final DirectWeaving.Admission admission;
+    private final MethodRegistry registry;
+    /** Asks the rundown to drain: it names the methods just registered (Rundown.requestDrain). */
+    private final Runnable requestRundownDrain;
+    private final boolean verbose;
+    private final Fallback fallback;
+    private final SelectableClasses selectable;
+    private final ModuleAwareCall modules = new ModuleAwareCall();
+    /** The classes woven here, restored by {@link #reset}. */
+    private final Set<TransformedClass> woven = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    DirectWeavingTransformer(Instrumentation inst, Selection selection, DirectWeaving.Admission admission, MethodRegistry registry,
+                             Runnable requestRundownDrain, boolean verbose, Fallback fallback) {
+        this.inst = inst;
+        this.selection = selection;
+        this.admission = admission;
+        this.registry = registry;
+        this.requestRundownDrain = requestRundownDrain;
+        this.verbose = verbose;
+        this.fallback = fallback;
+        this.selectable = new SelectableClasses(selection);
+    }
+
+    /** Registers it for the retransformations of the classes it weaves (loads come from the first-match transformer). */
+    void register() {
+        inst.addTransformer(this, true);
+    }
+
+    /** True for a class woven here: Byte Buddy's transformer leaves its retransformations alone. */
+    boolean owns(ClassLoader loader, String className) {
+        return !woven.isEmpty() && woven.contains(new TransformedClass(loader, className));
+    }
+
+    @Override
+    public byte[] transform(ClassLoader loader, String internalName, Class<?> classBeingRedefined, ProtectionDomain pd,
+                            byte[] classFile) {
+        if (closed || internalName == null) {
+            return null;
+        }
+        try {
+            if (classBeingRedefined != null) {
+                return owns(loader, classBeingRedefined.getName()) ? weave(loader, classBeingRedefined.getName(), classFile) : null;
+            }
+            if (!FirstMatchTransformer.isHandingOver(internalName)) {
+                // A load the first-match transformer did not hand over: it turned the class away, or the class loads
+                // during another's hand-over (as the weaving's own classes may), which is left alone.
+                return null;
+            }
+            String className = internalName.replace('/', '.');
+            boolean api = className.equals(Selection.API_CLASS);
+            if (!api && selection.rejectsByName(className, loader)) {
+                return null; // never the agent's own classes, whatever hands them over
+            }
+            if (api || DirectWeaving.majorVersion(classFile) < DirectWeaving.JAVA_7 || modules.isInNamedModule(loader, internalName)) {
+                return fallback.transform(loader, internalName, pd, classFile);
+            }
+            return weave(loader, className, classFile);
+        } catch (Throwable e) {
+            failed(internalName, e);
+            return null;
+        }
+    }
+
+    private byte[] weave(ClassLoader loader, String className, byte[] classFile) {
+        try {
+            byte[] result = DirectWeaving.weave(classFile, selectable.holdsAnyAnnotation(classFile), selection, admission, registry);
+            if (result != null) {
+                woven.add(new TransformedClass(loader, className));
+                if (verbose) {
+                    System.err.println("jetw: instrumented " + className);
+                }
+            }
+            return result;
+        } catch (RuntimeException | LinkageError e) {
+            failed(className, e);
+            return null;
+        } finally {
+            requestRundownDrain.run(); // methods may have been registered, woven or not
+        }
+    }
+
+    private void failed(String className, Throwable e) {
+        Dispatcher.failed(e);
+        if (verbose) {
+            System.err.println("jetw: cannot instrument " + className + ": " + e);
+        }
+    }
+
+    /**
+     * Restores the classes woven here to their original bytes: this transformer stops weaving, and retransforming them
+     * then gives each its original class file (no other transformer changes them). In batches with pauses, as Byte
+     * Buddy's reset. True when all were restored.
+     */
+    boolean reset() {
+        closed = true;
+        boolean all = true;
+        try {
+            List<Class<?>> classes = new ArrayList<>();
+            if (!woven.isEmpty()) {
+                for (Class<?> c : inst.getAllLoadedClasses()) {
+                    if (woven.contains(new TransformedClass(c.getClassLoader(), c.getName()))) {
+                        classes.add(c);
+                    }
+                }
+            }
+            for (int from = 0; from < classes.size(); from += Instrumenter.RETRANSFORM_BATCH_SIZE) {
+                if (from > 0) {
+                    Thread.sleep(Instrumenter.RETRANSFORM_PAUSE_MILLIS);
+                }
+                List<Class<?>> batch = classes.subList(from, Math.min(classes.size(), from + Instrumenter.RETRANSFORM_BATCH_SIZE));
+                try {
+                    inst.retransformClasses(batch.toArray(new Class<?>[0]));
+                } catch (Exception | LinkageError e) {
+                    Dispatcher.failed(e);
+                    all = false;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            all = false;
+        } finally {
+            inst.removeTransformer(this);
+            woven.clear();
+        }
+        return all;
+    }
+}
