@@ -2,7 +2,8 @@ package dev.jetw.agent.core.instrument;
 
 import dev.jetw.bootstrap.Dispatcher;
 import net.bytebuddy.dynamic.ClassFileLocator;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.File;
 import java.io.IOException;
@@ -19,20 +20,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Every class of H2 and Jackson (the libraries of the benchmarks' real workload) woven with every method the
- * options select, defined in a loader of its own and linked, which makes HotSpot verify it: no VerifyError and no
- * ClassFormatError. A class that cannot be linked because a library it names is absent (H2's optional Lucene,
- * servlet or OSGi support) is counted apart: that fails the same way unwoven. The jars are read from the local
- * Maven repository (the benchmarks module resolves them); without them the test is skipped with the reason.
+ * Every class of real libraries woven with every method the options select, defined in a loader of its own and
+ * linked, which makes HotSpot verify it: no VerifyError and no ClassFormatError. Two corpora: javac's H2 and Jackson
+ * (the benchmarks' real workload), and the class files of other compilers, whose shapes javac never writes (Kotlin's
+ * standard library, Scala's, Groovy's runtime: synthetic accessors, huge switch-based methods, invokedynamic call
+ * sites of their own bootstraps). A class that cannot be linked because a library it names is absent (H2's optional
+ * Lucene, servlet or OSGi support) is counted apart: that fails the same way unwoven. The jars are copied by the
+ * module's build (the library-jars execution); without them the test is skipped with the reason.
  */
 class LibraryWeavingTest {
 
-    private static final String[] JARS = {
-        "com/h2database/h2/2.3.232/h2-2.3.232.jar",
-        "com/fasterxml/jackson/core/jackson-databind/2.17.2/jackson-databind-2.17.2.jar",
-        "com/fasterxml/jackson/core/jackson-core/2.17.2/jackson-core-2.17.2.jar",
-        "com/fasterxml/jackson/core/jackson-annotations/2.17.2/jackson-annotations-2.17.2.jar",
-    };
+    /** A corpus: its name, its jars (file names in the library-jars folder) and the include that selects all of it. */
+    enum Corpus {
+        JAVAC("H2 and Jackson", "include=org.h2.**;com.fasterxml.jackson.**",
+                "h2-2.3.232.jar", "jackson-databind-2.17.2.jar", "jackson-core-2.17.2.jar", "jackson-annotations-2.17.2.jar"),
+        OTHER_COMPILERS("Kotlin, Scala and Groovy", "include=kotlin.**;scala.**;groovy.**;org.codehaus.groovy.**;org.apache.groovy.**",
+                "kotlin-stdlib-2.0.21.jar", "scala-library-2.13.15.jar", "groovy-4.0.24.jar");
+
+        final String title;
+        final String include;
+        final String[] jars;
+
+        Corpus(String title, String include, String... jars) {
+            this.title = title;
+            this.include = include;
+            this.jars = jars;
+        }
+    }
 
     /** Serves the woven classes of the jars, each defined as it is first asked for; the JDK's from the platform. */
     private static final class WovenLibraries extends ClassLoader {
@@ -53,14 +67,14 @@ class LibraryWeavingTest {
         }
     }
 
-    /** The libraries' jars from the local Maven repository; the test is skipped, saying why, when one is missing. */
-    private static List<File> jars() {
-        String repository = System.getProperty("jetw.localRepository", System.getProperty("user.home") + "/.m2/repository");
+    /** The corpus's jars as the build copied them; the test is skipped, saying why, when one is missing. */
+    private static List<File> jars(Corpus corpus) {
+        String folder = System.getProperty("jetw.libraryJars", "target/library-jars");
         List<File> jars = new ArrayList<>();
-        for (String jar : JARS) {
-            File f = new File(repository, jar);
+        for (String jar : corpus.jars) {
+            File f = new File(folder, jar);
             if (!f.isFile()) {
-                System.out.println("LibraryWeavingTest skipped: " + f + " is missing (mvn -pl benchmarks dependency:resolve fetches it)");
+                System.out.println("LibraryWeavingTest skipped: " + f + " is missing (the agent/core build's library-jars execution copies it)");
             }
             assumeTrue(f.isFile(), f + " is missing");
             jars.add(f);
@@ -95,10 +109,11 @@ class LibraryWeavingTest {
         return classes;
     }
 
-    @Test
-    void everySelectedMethodOfH2AndJacksonIsWovenAndVerifies() throws IOException, ClassNotFoundException {
-        List<File> jars = jars();
-        TestWeaving weaving = new TestWeaving("include=org.h2.**;com.fasterxml.jackson.**,trivial=trace", locatorOf(jars), null);
+    @ParameterizedTest
+    @EnumSource(Corpus.class)
+    void everySelectedMethodIsWovenAndVerifies(Corpus corpus) throws IOException, ClassNotFoundException {
+        List<File> jars = jars(corpus);
+        TestWeaving weaving = new TestWeaving(corpus.include + ",trivial=trace", locatorOf(jars), null);
 
         long errorsBefore = Dispatcher.internalErrors();
         Map<String, byte[]> woven = new TreeMap<>();
@@ -109,7 +124,7 @@ class LibraryWeavingTest {
             String name = c.getKey();
             byte[] original = c.getValue();
             if (DirectWeaving.majorVersion(original) < DirectWeaving.JAVA_7) {
-                older.put(name, original); // the byte-checked Advice's (jackson-annotations): defined as it is
+                older.put(name, original); // the byte-checked Advice's (jackson-annotations, some of Groovy's): defined as it is
                 continue;
             }
             try {
@@ -125,7 +140,7 @@ class LibraryWeavingTest {
 
         Linked linked = link(woven, older, absent);
         int methods = weaving.registry.idCount();
-        System.out.println("LibraryWeavingTest: " + woven.size() + " classes woven (" + older.size() + " older than Java 7 left), " + methods + " methods, "
+        System.out.println("LibraryWeavingTest, " + corpus.title + ": " + woven.size() + " classes woven (" + older.size() + " older than Java 7 left), " + methods + " methods, "
                 + linked.linked + " linked and verified, " + linked.unresolved + " name an absent library, " + linked.refused.size() + " refused");
         assertEquals(new ArrayList<String>(), linked.refused);
         assertTrue(methods > 10_000, methods + " methods woven");
@@ -137,10 +152,11 @@ class LibraryWeavingTest {
      * selects (the same ids, levels, trivial methods left out: {@code trivial=} at its default), and each class it
      * weaves is defined, linked and verified by the JVM.
      */
-    @Test
-    void theDirectPathSelectsWhatByteBuddysPathSelectsOnH2AndJacksonAndVerifies() throws IOException, ClassNotFoundException {
-        List<File> jars = jars();
-        String options = "include=org.h2.**;com.fasterxml.jackson.**,maxMethods=1000000";
+    @ParameterizedTest
+    @EnumSource(Corpus.class)
+    void theDirectPathSelectsWhatByteBuddysPathSelectsAndVerifies(Corpus corpus) throws IOException, ClassNotFoundException {
+        List<File> jars = jars(corpus);
+        String options = corpus.include + ",maxMethods=1000000";
         DirectWeavingTest.Direct direct = new DirectWeavingTest.Direct(options);
         DirectWeavingTest.Direct other = new DirectWeavingTest.Direct(options);
         TestWeaving byteBuddy = other.byteBuddy(locatorOf(jars));
@@ -180,7 +196,7 @@ class LibraryWeavingTest {
         assertEquals(other.registry.trivialLeftOut(), direct.registry.trivialLeftOut());
 
         Linked linked = link(woven, unchanged, absent);
-        System.out.println("LibraryWeavingTest (direct path): " + woven.size() + " classes woven, " + expected.size() + " methods as Byte Buddy's path, "
+        System.out.println("LibraryWeavingTest (direct path), " + corpus.title + ": " + woven.size() + " classes woven, " + expected.size() + " methods as Byte Buddy's path, "
                 + direct.registry.trivialLeftOut() + " trivial left out, " + linked.linked + " linked and verified, "
                 + linked.unresolved + " name an absent library, " + linked.refused.size() + " refused");
         assertEquals(new ArrayList<String>(), linked.refused);
