@@ -136,8 +136,19 @@ public final class Instrumenter {
         }
     };
 
-    /** The classes the direct path leaves to Byte Buddy: its transformer comes up at the first of them, on that thread. */
-    private final DirectWeavingTransformer.Fallback byteBuddyForTheRest = new DirectWeavingTransformer.Fallback() {
+    /**
+     * Under the fallback's lock: {@link #reset} began (a detach or stop), so no transformer may come up any more; or the
+     * bring-up failed once (counted then; not tried again at every later class).
+     */
+    private boolean fallbackClosed;
+
+    /**
+     * The classes the direct path leaves to Byte Buddy: its transformer comes up at the first of them, on that thread.
+     * The bring-up and {@link #reset} take the same lock, so a detach either finds the transformer up (and resets it) or
+     * keeps it from ever coming up: an application thread's bring-up outside the agent's own lock must not install a
+     * transformer after the detach, which would stay registered with the old session's selection for good.
+     */
+    final DirectWeavingTransformer.Fallback byteBuddyForTheRest = new DirectWeavingTransformer.Fallback() {
         private final ModuleAwareCall call = new ModuleAwareCall();
 
         @Override
@@ -145,8 +156,10 @@ public final class Instrumenter {
             java.lang.instrument.ClassFileTransformer t;
             synchronized (this) {
                 t = transformer;
-                if (t == null && direct != null) {
+                if (t == null && direct != null && !fallbackClosed) {
+                    fallbackClosed = true; // until it is up: a failure is not retried at every later class
                     t = installByteBuddyRoutingLoads(NONE_LOADED);
+                    fallbackClosed = false;
                 }
             }
             return t == null ? null : call.transform(t, loader, internalName, pd, classFile);
@@ -219,8 +232,12 @@ public final class Instrumenter {
      * of classes it never changed (the hot classes {@code attachHot=skip} leaves alone, those a detach came before).
      */
     public boolean reset() {
-        ResettableClassFileTransformer t = transformer;
-        transformer = null;
+        ResettableClassFileTransformer t;
+        synchronized (byteBuddyForTheRest) { // waits for a bring-up in progress, and keeps any later one from starting
+            fallbackClosed = true;
+            t = transformer;
+            transformer = null;
+        }
         DirectWeavingTransformer d = direct;
         boolean all = true;
         try {

@@ -58,6 +58,9 @@ class DirectWeavingTest {
             }
         }
         assertEquals(selected(byteBuddy.registry), selected(direct.registry), options);
+        if (options.contains("maxMethods=3")) {
+            assertTrue(selected(direct.registry).stream().anyMatch(r -> r.endsWith(" evicted")), "the tiny budget evicts: " + selected(direct.registry));
+        }
         assertEquals(byteBuddy.registry.trivialLeftOut(), direct.registry.trivialLeftOut(), options);
     }
 
@@ -95,7 +98,7 @@ class DirectWeavingTest {
         Direct(String options) {
             AgentOptions o = AgentOptions.parse(options);
             selection = new Selection(o);
-            registry = new MethodRegistry(1_000_000, o.rules);
+            registry = new MethodRegistry(o.maxMethods, o.rules); // maxMethods=3: the budget evicts, on both paths
             selectable = new SelectableClasses(selection);
             admission = (className, methodName, descriptor, choice, trivial) -> {
                 if (selection.skipsTrivial(choice) && trivial.trivialMethods().contains(methodName + descriptor)) {

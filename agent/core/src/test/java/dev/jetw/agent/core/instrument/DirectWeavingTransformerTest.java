@@ -166,7 +166,7 @@ class DirectWeavingTransformerTest {
     }
 
     /** The JVM's side: registered transformers, and retransformation as a chain over the class's original bytes. */
-    static final class StubInstrumentation implements Instrumentation {
+    static class StubInstrumentation implements Instrumentation {
         final List<ClassFileTransformer> transformers = new ArrayList<>();
         /** What each class was last given by a retransformation. */
         final Map<Class<?>, byte[]> redefined = new HashMap<>();
