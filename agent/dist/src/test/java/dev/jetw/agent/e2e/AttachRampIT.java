@@ -72,7 +72,9 @@ class AttachRampIT {
         // The JVM's own log of each class it redefines (a retransformation is one): which classes the attach and the
         // detach touched.
         Path redefinitions = temp.resolve("redefined-" + attachHot + ".log");
-        try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading", "-Xlog:redefine+class+load=info:file=" + redefinitions),
+        Path loads = temp.resolve("loaded-" + attachHot + ".log");
+        try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading", "-Xlog:redefine+class+load=info:file=" + redefinitions,
+                        "-Xlog:class+load=info:file=" + loads),
                 ChildJvm.appClassPath(), RampTargetApp.class)) {
             target.awaitStdout(l -> l.startsWith("ready 4 "), "ready");
             String pid = Long.toString(target.pid());
@@ -107,6 +109,11 @@ class AttachRampIT {
 
             target.send("exit");
             assertEquals(0, target.waitForExit(), target.toString());
+            // Byte Buddy's self-injection (its Nexus defined in the application's loader through sun.misc.Unsafe, which
+            // Java 24+ reports on the application's stderr) never comes up: jetw's builders are born without it.
+            List<String> nexus = Files.readAllLines(loads).stream().filter(l -> l.contains("net.bytebuddy.dynamic.Nexus")).toList();
+            assertEquals(List.of(), nexus, "no Nexus accessor loaded, no Nexus injected");
+            assertTrue(target.stderrLines().stream().noneMatch(l -> l.contains("sun.misc.Unsafe")), target.toString());
             return new Ramped(pid, attached.stdout(), ramp, order, trace, etl, Files.readAllLines(redefinitions));
         }
     }

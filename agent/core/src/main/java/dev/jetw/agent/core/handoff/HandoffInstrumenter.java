@@ -53,7 +53,7 @@ public final class HandoffInstrumenter {
 
     public void install() {
         preload();
-        transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+        transformer = dev.jetw.agent.core.instrument.AgentBuilders.of(new ByteBuddy().with(TypeValidation.DISABLED))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)

@@ -180,7 +180,7 @@ public final class Instrumenter {
         // Class-load cost (BENCHMARKS.md §7): the advice only wraps declared methods, so no method graph of the
         // super types is built (ForDeclaredMethods); class files are parsed without debug information (FAST)
         // and the parses are cached across the classes of the attach.
-        transformer = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED)
+        transformer = AgentBuilders.of(new ByteBuddy().with(TypeValidation.DISABLED)
                         .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE))
                 .with(classFiles)
                 .with(new ClassDescriptions(selection, loadsRouted))
