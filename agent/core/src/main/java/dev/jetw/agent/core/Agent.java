@@ -395,7 +395,11 @@ final class Agent {
                 problem = "restoring classes failed: " + e;
             }
         }
-        String jvmNote = runtimeEvents == null ? null : runtimeEvents.stop(); // before the session stops: JFR's last events still go in
+        // Before the session stops: JFR's last events still go in. Without restoring classes this is the shutdown hook.
+        String jvmNote = runtimeEvents == null ? null : runtimeEvents.stop(!restoreClasses);
+        if (options.verbose && runtimeEvents != null && runtimeEvents.stopReport() != null) {
+            System.err.println("jetw: jvm events: stop at exit: " + runtimeEvents.stopReport());
+        }
         if (jvmNote != null) {
             problem = (problem == null ? "" : problem + "; ") + jvmNote;
         }

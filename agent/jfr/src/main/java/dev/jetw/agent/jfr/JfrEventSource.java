@@ -1,5 +1,6 @@
 package dev.jetw.agent.jfr;
 
+import dev.jetw.agent.core.runtime.ExitStopReport;
 import dev.jetw.agent.core.runtime.RuntimeEventSource;
 import dev.jetw.agent.core.runtime.RuntimeEventWriter;
 import jdk.jfr.FlightRecorder;
@@ -21,16 +22,28 @@ import java.util.concurrent.TimeUnit;
  * for exceptions), consumed on JFR's stream thread by {@link JfrEventMapper}. Loaded by name by the
  * core on Java 17+ (docs/agent-dist.md).
  *
- * <p>Stop: on JDK 20+ {@code RecordingStream.stop()} returns once every recorded event was consumed.
- * On 17 to 19 there is no such call: the stop waits for the stream to report two flushes after the
- * request (JFR flushes about once a second; at most {@link #STOP_WAIT_MILLIS}), or for the stream to
- * close (JFR's own shutdown hook ends it at JVM exit), so the events of the last second reach the
- * file too. (Starting a recording to force a chunk rotation was tried: during JVM shutdown it blocks
- * in JFR's native code.)
+ * <p>Stop ({@code detach}): on JDK 20+ {@code RecordingStream.stop()} returns once every recorded event was
+ * consumed. On 17 to 19 there is no such call: the stop waits for the stream to report two flushes after
+ * the request (JFR flushes about once a second while the recording runs; at most {@link #STOP_WAIT_MILLIS}),
+ * so the events of the last second reach the file too. (Starting a recording to force a chunk rotation was
+ * tried: during JVM shutdown it blocks in JFR's native code.)
+ *
+ * <p>Stop at JVM exit ({@link #stopAtExit}): JFR's own shutdown hook stops the recording and writes its final
+ * chunk, concurrently with jetw's; no flush follows it, so waiting for flushes there could only time out
+ * (docs/jvm-events.md, "Stop"). jetw waits instead for the stream to end by itself once it has read that final
+ * chunk, at most {@link #EXIT_WAIT_MILLIS}, and says what it waited for ({@link #stopAtExit}'s report).
  */
 public final class JfrEventSource implements RuntimeEventSource {
 
     static final long STOP_WAIT_MILLIS = 3_000;
+    /**
+     * At JVM exit: how long jetw waits for the stream to read JFR's final chunk. The stream polls the chunk file
+     * about once a second and is woken every {@link #WAKE_MILLIS} (below), so it takes a few milliseconds once
+     * JFR's hook has written the chunk; the bound is for a JFR that never does.
+     */
+    static final long EXIT_WAIT_MILLIS = 1_000;
+    /** At JVM exit: how often the stream is woken from its poll of the chunk file (see {@link #stopAtExit}). */
+    static final long WAKE_MILLIS = 10;
     static final long START_WAIT_MILLIS = 10_000;
 
     private final RuntimeEventWriter writer;
@@ -224,6 +237,71 @@ public final class JfrEventSource implements RuntimeEventSource {
             writer.failed(e); // JFR's own shutdown hook may have ended the recording already
         } finally {
             rs.close();
+        }
+    }
+
+    /**
+     * At JVM exit. JFR's shutdown hook, which runs at the same time as jetw's, stops the recording and finishes
+     * its chunk; the stream then reads that final chunk and ends by itself ("recording stopped externally").
+     * Calling {@code RecordingStream.stop()} here would race with that hook, and when it loses (the recording
+     * is already stopped) it throws after marking the stream's stop barrier as used, after which the stream
+     * never ends by itself (measured on 25: jetw then waited for flushes that cannot come, 3 s).
+     *
+     * <p>The stream looks at the chunk file about once a second (JFR wakes it only at its periodic flush,
+     * which has ended): it is woken by an interrupt every {@link #WAKE_MILLIS}, which JFR's waits there
+     * take as an early wake-up (its file reads are not interruptible, and jetw's write path on that thread
+     * has no interruptible call). Returns what it waited for and how long, one line.
+     */
+    @Override
+    public ExitStopReport stopAtExit() {
+        RecordingStream rs = stream;
+        stream = null;
+        if (rs == null) {
+            return null;
+        }
+        long start = System.nanoTime();
+        Thread t = consumer;
+        boolean ended;
+        try {
+            ended = awaitStreamEnd(t, start + TimeUnit.MILLISECONDS.toNanos(EXIT_WAIT_MILLIS));
+        } finally {
+            try {
+                rs.close();
+            } catch (RuntimeException | Error e) {
+                writer.failed(e); // JFR's hook may be closing it too
+            }
+        }
+        long waited = (System.nanoTime() - start) / 1_000_000;
+        return ended
+                ? new ExitStopReport("the stream delivered JFR's final chunk and ended " + waited + " ms after the stop began", true)
+                : new ExitStopReport("JFR's stream had not ended " + waited + " ms after the stop began: the JVM events"
+                        + " JFR recorded after its last delivered flush (up to about a second) are not in the trace", false);
+    }
+
+    /** Wakes the stream's thread until it ends or the deadline passes; true when it ended. */
+    private static boolean awaitStreamEnd(Thread t, long deadline) {
+        if (t == null || t == Thread.currentThread()) {
+            return true;
+        }
+        boolean interrupted = false;
+        try {
+            while (t.isAlive()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                t.interrupt();
+                try {
+                    t.join(Math.max(1, Math.min(WAKE_MILLIS, TimeUnit.NANOSECONDS.toMillis(left))));
+                } catch (InterruptedException e) {
+                    interrupted = true; // the exit goes on; the flag is given back below
+                }
+            }
+            return true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -21,4 +21,13 @@ public interface RuntimeEventSource {
 
     /** Delivers what the JVM has recorded so far, then stops; returns within a few seconds. Never throws. */
     void stop();
+
+    /**
+     * {@link #stop} at JVM exit, where the JVM's own shutdown may end the source at the same time. Returns what
+     * the stop waited for (and what it gave up, if anything), or null when there is nothing to say. Never throws.
+     */
+    default ExitStopReport stopAtExit() {
+        stop();
+        return null;
+    }
 }

@@ -205,6 +205,15 @@ public final class RuntimeEvents {
      * runtime events were recorded because of that, or null (status says from when on they were).
      */
     public String stop() {
+        return stop(false);
+    }
+
+    /**
+     * {@link #stop()}; {@code atExit}: from the shutdown hook, where JFR's own hook ends its recording at the same
+     * time ({@link RuntimeEventSource#stopAtExit}). The source's report of that stop is then {@link #stopReport()};
+     * when it gave events up, that report is also the returned note.
+     */
+    public String stop(boolean atExit) {
         RuntimeEventSource s;
         String note = null;
         synchronized (lock) {
@@ -215,11 +224,24 @@ public final class RuntimeEvents {
                 note = "no JVM runtime events: the agent stopped before JFR's stream had started";
             }
         }
-        if (s != null) {
+        if (s != null && atExit) {
+            ExitStopReport report = s.stopAtExit();
+            stopReport = report;
+            if (report != null && !report.complete) {
+                note = "jvm events: " + report.line;
+            }
+        } else if (s != null) {
             s.stop();
         }
         writer.close();
         return note;
+    }
+
+    private volatile ExitStopReport stopReport;
+
+    /** What the stop at exit waited for, from the source (null before it, or when the source had nothing to say). */
+    public ExitStopReport stopReport() {
+        return stopReport;
     }
 
     static int javaFeatureVersion() {

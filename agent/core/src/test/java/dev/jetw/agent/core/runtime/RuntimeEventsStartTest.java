@@ -74,7 +74,7 @@ class RuntimeEventsStartTest {
             assertNull(System.getProperty(RuntimeEvents.RUNNING_PROPERTY));
 
             // Stopping during the start does not wait for it, and says that no runtime events were recorded.
-            String note = assertTimeoutPreemptively(Duration.ofSeconds(60), r::stop);
+            String note = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> r.stop());
             assertTrue(note != null && note.contains("before JFR's stream had started"), String.valueOf(note));
             release.countDown();
             assertTrue(r.awaitStarted(60_000));
