@@ -3,225 +3,158 @@ package dev.jetw.agent.core.handoff;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 
+import java.util.LinkedHashSet;
+import java.util.Set;
+
 /**
  * The JDK's hand-off points (docs/cross-thread.md) and the call woven into each: which methods of which class (the
- * same rules the Byte Buddy matchers of the earlier advice had: name, arguments, for ForkJoinPool's execute/submit
- * public with a Runnable first, bridges included), and which static method of the boot-class-path {@code Handoff}
- * replaces the task argument at entry, or, for {@code shutdownNow}, sees the returned list.
+ * rules the Byte Buddy matchers of the earlier advice had: name and arguments; for ForkJoinPool's execute/submit,
+ * public with a Runnable first, javac's bridges included), and which static method of the boot-class-path
+ * {@code Handoff} replaces the task argument at entry with what it returns, or, for {@code shutdownNow}, sees the
+ * returned list at each normal return.
  */
 enum HandoffPoint {
     /** new FutureTask(Runnable, T): submit, invokeAll, invokeAny of every AbstractExecutorService, and the application's own. */
-    FUTURE_TASK_OF_RUNNABLE("java/util/concurrent/FutureTask", "wrap", "(Ljava/lang/Runnable;I)Ljava/lang/Runnable;") {
-        @Override
-        boolean matches(int access, String name, String descriptor) {
-            return name.equals("<init>") && descriptor.startsWith("(Ljava/lang/Runnable;") && arguments(descriptor) == 2;
-        }
-
-        @Override
-        void pushArguments(MethodVisitor mv) {
-            mv.visitVarInsn(Opcodes.ALOAD, 1);
-            mv.visitInsn(Opcodes.ICONST_0 + EXECUTOR);
-        }
-    },
+    FUTURE_TASK_OF_RUNNABLE(Owner.FUTURE_TASK, "<init>", "(Ljava/lang/Runnable;Ljava/lang/Object;)", false,
+            "wrap", "(Ljava/lang/Runnable;I)Ljava/lang/Runnable;", "a1 k" + Kind.EXECUTOR),
     /** new FutureTask(Callable). */
-    FUTURE_TASK_OF_CALLABLE("java/util/concurrent/FutureTask", "wrap", "(Ljava/util/concurrent/Callable;I)Ljava/util/concurrent/Callable;") {
-        @Override
-        boolean matches(int access, String name, String descriptor) {
-            return name.equals("<init>") && descriptor.startsWith("(Ljava/util/concurrent/Callable;)");
-        }
-
-        @Override
-        void pushArguments(MethodVisitor mv) {
-            mv.visitVarInsn(Opcodes.ALOAD, 1);
-            mv.visitInsn(Opcodes.ICONST_0 + EXECUTOR);
-        }
-    },
+    FUTURE_TASK_OF_CALLABLE(Owner.FUTURE_TASK, "<init>", "(Ljava/util/concurrent/Callable;)", false,
+            "wrap", "(Ljava/util/concurrent/Callable;I)Ljava/util/concurrent/Callable;", "a1 k" + Kind.EXECUTOR),
     /** ThreadPoolExecutor.execute(Runnable): Handoff.wrapExecute(this, task). */
-    POOL_EXECUTE("java/util/concurrent/ThreadPoolExecutor", "wrapExecute",
-            "(Ljava/util/concurrent/ThreadPoolExecutor;Ljava/lang/Runnable;)Ljava/lang/Runnable;") {
-        @Override
-        boolean matches(int access, String name, String descriptor) {
-            return name.equals("execute") && descriptor.startsWith("(Ljava/lang/Runnable;)");
-        }
-
-        @Override
-        void pushArguments(MethodVisitor mv) {
-            mv.visitVarInsn(Opcodes.ALOAD, 0);
-            mv.visitVarInsn(Opcodes.ALOAD, 1);
-        }
-    },
-    /** ThreadPoolExecutor.shutdownNow(): at its normal return, the application gets back its own tasks. */
-    SHUTDOWN_NOW("java/util/concurrent/ThreadPoolExecutor", "unwrapAll", "(Ljava/util/List;)V") {
-        @Override
-        boolean matches(int access, String name, String descriptor) {
-            return name.equals("shutdownNow") && descriptor.startsWith("()");
-        }
-
-        @Override
-        boolean atExit() {
-            return true;
-        }
-    },
-    /** ForkJoinPool's public execute/submit with a Runnable first (bridges included, as the earlier matcher had them). */
-    FORK_JOIN_RUNNABLE("java/util/concurrent/ForkJoinPool", "wrapForkJoin", "(Ljava/lang/Runnable;)Ljava/lang/Runnable;") {
-        @Override
-        boolean matches(int access, String name, String descriptor) {
-            return (name.equals("execute") || name.equals("submit")) && (access & Opcodes.ACC_PUBLIC) != 0
-                    && descriptor.startsWith("(Ljava/lang/Runnable;");
-        }
-    },
+    POOL_EXECUTE(Owner.POOL, "execute", "(Ljava/lang/Runnable;)", false,
+            "wrapExecute", "(Ljava/util/concurrent/ThreadPoolExecutor;Ljava/lang/Runnable;)Ljava/lang/Runnable;", "a0 a1"),
+    /** ThreadPoolExecutor.shutdownNow(): at its normal returns the application gets back its own tasks. */
+    SHUTDOWN_NOW(Owner.POOL, "shutdownNow", "()", false, "unwrapAll", "(Ljava/util/List;)V", Descriptors.AT_EXIT),
+    /** ForkJoinPool's public execute/submit with a Runnable first. */
+    FORK_JOIN_RUNNABLE(Owner.FORK_JOIN_POOL, "execute|submit", "(Ljava/lang/Runnable;", true,
+            "wrapForkJoin", "(Ljava/lang/Runnable;)Ljava/lang/Runnable;", "a1"),
     /** ForkJoinPool.submit(Callable). */
-    FORK_JOIN_CALLABLE("java/util/concurrent/ForkJoinPool", "wrap", "(Ljava/util/concurrent/Callable;I)Ljava/util/concurrent/Callable;") {
-        @Override
-        boolean matches(int access, String name, String descriptor) {
-            return name.equals("submit") && descriptor.startsWith("(Ljava/util/concurrent/Callable;)");
-        }
-
-        @Override
-        void pushArguments(MethodVisitor mv) {
-            mv.visitVarInsn(Opcodes.ALOAD, 1);
-            mv.visitInsn(Opcodes.ICONST_0 + FORK_JOIN);
-        }
-    },
+    FORK_JOIN_CALLABLE(Owner.FORK_JOIN_POOL, "submit", "(Ljava/util/concurrent/Callable;)", false,
+            "wrap", "(Ljava/util/concurrent/Callable;I)Ljava/util/concurrent/Callable;", "a1 k" + Kind.FORK_JOIN),
     /** ForkJoinPool.invokeAll(Collection): a copy holding the linked tasks, in the same order. */
-    FORK_JOIN_INVOKE_ALL("java/util/concurrent/ForkJoinPool", "wrapAll", "(Ljava/util/Collection;)Ljava/util/Collection;") {
-        @Override
-        boolean matches(int access, String name, String descriptor) {
-            return name.equals("invokeAll") && descriptor.startsWith("(Ljava/util/Collection;)");
-        }
-    },
+    FORK_JOIN_INVOKE_ALL(Owner.FORK_JOIN_POOL, "invokeAll", "(Ljava/util/Collection;)", false,
+            "wrapAll", "(Ljava/util/Collection;)Ljava/util/Collection;", "a1"),
     /** ScheduledThreadPoolExecutor.schedule(Runnable, delay, unit), also behind its execute and submit: period 0. */
-    SCHEDULE_RUNNABLE("java/util/concurrent/ScheduledThreadPoolExecutor", "wrapScheduled",
-            "(Ljava/lang/Runnable;JJLjava/util/concurrent/TimeUnit;)Ljava/lang/Runnable;") {
-        @Override
-        boolean matches(int access, String name, String descriptor) {
-            return name.equals("schedule") && descriptor.startsWith("(Ljava/lang/Runnable;JLjava/util/concurrent/TimeUnit;)");
-        }
-
-        @Override
-        void pushArguments(MethodVisitor mv) {
-            mv.visitVarInsn(Opcodes.ALOAD, 1);
-            mv.visitVarInsn(Opcodes.LLOAD, 2);
-            mv.visitInsn(Opcodes.LCONST_0);
-            mv.visitVarInsn(Opcodes.ALOAD, 4);
-        }
-    },
+    SCHEDULE_RUNNABLE(Owner.SCHEDULED_POOL, "schedule", "(Ljava/lang/Runnable;JLjava/util/concurrent/TimeUnit;)", false,
+            "wrapScheduled", Descriptors.SCHEDULED_RUNNABLE, "a1 l2 l0 a4"),
     /** ScheduledThreadPoolExecutor.schedule(Callable, delay, unit). */
-    SCHEDULE_CALLABLE("java/util/concurrent/ScheduledThreadPoolExecutor", "wrapScheduled",
-            "(Ljava/util/concurrent/Callable;JLjava/util/concurrent/TimeUnit;)Ljava/util/concurrent/Callable;") {
-        @Override
-        boolean matches(int access, String name, String descriptor) {
-            return name.equals("schedule") && descriptor.startsWith("(Ljava/util/concurrent/Callable;JLjava/util/concurrent/TimeUnit;)");
-        }
-
-        @Override
-        void pushArguments(MethodVisitor mv) {
-            mv.visitVarInsn(Opcodes.ALOAD, 1);
-            mv.visitVarInsn(Opcodes.LLOAD, 2);
-            mv.visitVarInsn(Opcodes.ALOAD, 4);
-        }
-    },
+    SCHEDULE_CALLABLE(Owner.SCHEDULED_POOL, "schedule", "(Ljava/util/concurrent/Callable;JLjava/util/concurrent/TimeUnit;)", false,
+            "wrapScheduled", "(Ljava/util/concurrent/Callable;JLjava/util/concurrent/TimeUnit;)Ljava/util/concurrent/Callable;", "a1 l2 a4"),
     /** scheduleAtFixedRate(task, initialDelay, period, unit): each run is due a period after the last due time. */
-    SCHEDULE_AT_FIXED_RATE("java/util/concurrent/ScheduledThreadPoolExecutor", "wrapScheduled",
-            "(Ljava/lang/Runnable;JJLjava/util/concurrent/TimeUnit;)Ljava/lang/Runnable;") {
-        @Override
-        boolean matches(int access, String name, String descriptor) {
-            return name.equals("scheduleAtFixedRate") && descriptor.startsWith("(Ljava/lang/Runnable;JJLjava/util/concurrent/TimeUnit;)");
-        }
-
-        @Override
-        void pushArguments(MethodVisitor mv) {
-            mv.visitVarInsn(Opcodes.ALOAD, 1);
-            mv.visitVarInsn(Opcodes.LLOAD, 2);
-            mv.visitVarInsn(Opcodes.LLOAD, 4);
-            mv.visitVarInsn(Opcodes.ALOAD, 6);
-        }
-    },
-    /** scheduleWithFixedDelay(task, initialDelay, delay, unit): each run is due a delay after the last one ended (period -delay). */
-    SCHEDULE_WITH_FIXED_DELAY("java/util/concurrent/ScheduledThreadPoolExecutor", "wrapScheduled",
-            "(Ljava/lang/Runnable;JJLjava/util/concurrent/TimeUnit;)Ljava/lang/Runnable;") {
-        @Override
-        boolean matches(int access, String name, String descriptor) {
-            return name.equals("scheduleWithFixedDelay") && descriptor.startsWith("(Ljava/lang/Runnable;JJLjava/util/concurrent/TimeUnit;)");
-        }
-
-        @Override
-        void pushArguments(MethodVisitor mv) {
-            mv.visitVarInsn(Opcodes.ALOAD, 1);
-            mv.visitVarInsn(Opcodes.LLOAD, 2);
-            mv.visitVarInsn(Opcodes.LLOAD, 4);
-            mv.visitInsn(Opcodes.LNEG);
-            mv.visitVarInsn(Opcodes.ALOAD, 6);
-        }
-    },
+    SCHEDULE_AT_FIXED_RATE(Owner.SCHEDULED_POOL, "scheduleAtFixedRate", Descriptors.FIXED_SCHEDULE, false,
+            "wrapScheduled", Descriptors.SCHEDULED_RUNNABLE, "a1 l2 l4 a6"),
+    /** scheduleWithFixedDelay(task, initialDelay, delay, unit): each run is due a delay after the last ended (period -delay). */
+    SCHEDULE_WITH_FIXED_DELAY(Owner.SCHEDULED_POOL, "scheduleWithFixedDelay", Descriptors.FIXED_SCHEDULE, false,
+            "wrapScheduled", Descriptors.SCHEDULED_RUNNABLE, "a1 l2 l4 neg a6"),
     /** A JDK executor that starts a thread per task (CompletableFuture's when the common pool has one thread). */
-    THREAD_PER_TASK_EXECUTE("java/util/concurrent/CompletableFuture$ThreadPerTaskExecutor", "wrap",
-            "(Ljava/lang/Runnable;I)Ljava/lang/Runnable;") {
-        @Override
-        boolean matches(int access, String name, String descriptor) {
-            return name.equals("execute") && descriptor.startsWith("(Ljava/lang/Runnable;)");
-        }
-
-        @Override
-        void pushArguments(MethodVisitor mv) {
-            mv.visitVarInsn(Opcodes.ALOAD, 1);
-            mv.visitInsn(Opcodes.ICONST_0 + EXECUTOR);
-        }
-    };
+    THREAD_PER_TASK_EXECUTE("java/util/concurrent/CompletableFuture$ThreadPerTaskExecutor", "execute", "(Ljava/lang/Runnable;)", false,
+            "wrap", "(Ljava/lang/Runnable;I)Ljava/lang/Runnable;", "a1 k" + Kind.EXECUTOR);
 
     /** The boot-class-path class the woven calls go to. */
     static final String HANDOFF = "dev/jetw/bootstrap/Handoff";
-    /** dev.jetw.bootstrap.Handoff's kinds (compile-time constants there: the earlier advice inlined them too). */
-    static final int EXECUTOR = dev.jetw.bootstrap.Handoff.EXECUTOR;
-    static final int FORK_JOIN = dev.jetw.bootstrap.Handoff.FORK_JOIN;
     /** The most the woven calls add to the operand stack: wrapScheduled's task, two longs and a unit. */
     static final int MAX_STACK = 6;
 
     /** The class, internal name. */
     final String owner;
+    /** The method names, separated by '|', the start of their descriptor, and whether only public ones are points. */
+    private final String names;
+    private final String descriptorStart;
+    private final boolean publicOnly;
     /** The Handoff method called, and its descriptor. */
     final String method;
     final String descriptor;
+    /**
+     * What is pushed for the call at entry, in order: {@code aN} the reference in local N, {@code lN} the long in
+     * local N ({@code l0}: the constant 0L), {@code neg} negates the long on top, {@code kN} the int constant N.
+     */
+    private final String[] loads;
 
-    HandoffPoint(String owner, String method, String descriptor) {
+    HandoffPoint(String owner, String names, String descriptorStart, boolean publicOnly, String method, String descriptor,
+                 String loads) {
         this.owner = owner;
+        this.names = "|" + names + "|";
+        this.descriptorStart = descriptorStart;
+        this.publicOnly = publicOnly;
         this.method = method;
         this.descriptor = descriptor;
+        this.loads = loads.isEmpty() ? new String[0] : loads.split(" ");
     }
 
-    /** Whether a method of {@link #owner} with code is this point. */
-    abstract boolean matches(int access, String name, String descriptor);
-
-    /** True when the call sees the returned value at a normal return; false when it replaces the first argument at entry. */
+    /** True when the call sees the returned value at a normal return; false when it replaces the task argument at entry. */
     boolean atExit() {
-        return false;
+        return loads.length == 0;
     }
 
-    /** Pushes the call's arguments at entry; by default only the task (local 1). */
+    /** True when the call returns the task that replaces the argument in local 1. */
+    boolean replacesTask() {
+        return !descriptor.endsWith(")V");
+    }
+
+    /** Pushes the call's arguments at entry. */
     void pushArguments(MethodVisitor mv) {
-        mv.visitVarInsn(Opcodes.ALOAD, 1);
+        for (String load : loads) {
+            if (load.equals("neg")) {
+                mv.visitInsn(Opcodes.LNEG);
+                continue;
+            }
+            int n = Integer.parseInt(load.substring(1));
+            switch (load.charAt(0)) {
+                case 'a':
+                    mv.visitVarInsn(Opcodes.ALOAD, n);
+                    break;
+                case 'l':
+                    if (n == 0) {
+                        mv.visitInsn(Opcodes.LCONST_0);
+                    } else {
+                        mv.visitVarInsn(Opcodes.LLOAD, n);
+                    }
+                    break;
+                default:
+                    mv.visitInsn(Opcodes.ICONST_0 + n);
+            }
+        }
     }
 
     /** The JDK classes that hold hand-off points, dotted. */
-    static java.util.Set<String> classNames() {
-        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+    static Set<String> classNames() {
+        Set<String> classes = new LinkedHashSet<>();
         for (HandoffPoint p : values()) {
-            names.add(p.owner.replace('/', '.'));
+            classes.add(p.owner.replace('/', '.'));
         }
-        return names;
+        return classes;
     }
 
-    /** The point a method of {@code owner} is, or null. */
+    /** The point a method (with code) of {@code owner} is, or null. */
     static HandoffPoint of(String owner, int access, String name, String descriptor) {
         for (HandoffPoint p : values()) {
-            if (p.owner.equals(owner) && p.matches(access, name, descriptor)) {
+            if (p.owner.equals(owner) && p.names.contains("|" + name + "|") && descriptor.startsWith(p.descriptorStart)
+                    && (!p.publicOnly || (access & Opcodes.ACC_PUBLIC) != 0)) {
                 return p;
             }
         }
         return null;
     }
 
-    private static int arguments(String descriptor) {
-        return net.bytebuddy.jar.asm.Type.getArgumentTypes(descriptor).length;
+    /** The classes, internal names. */
+    private static final class Owner {
+        static final String FUTURE_TASK = "java/util/concurrent/FutureTask";
+        static final String POOL = "java/util/concurrent/ThreadPoolExecutor";
+        static final String FORK_JOIN_POOL = "java/util/concurrent/ForkJoinPool";
+        static final String SCHEDULED_POOL = "java/util/concurrent/ScheduledThreadPoolExecutor";
+    }
+
+    /** dev.jetw.bootstrap.Handoff's kinds (compile-time constants there: the earlier advice inlined them too). */
+    private static final class Kind {
+        static final int EXECUTOR = dev.jetw.bootstrap.Handoff.EXECUTOR;
+        static final int FORK_JOIN = dev.jetw.bootstrap.Handoff.FORK_JOIN;
+    }
+
+    /** Descriptors several points share. */
+    private static final class Descriptors {
+        static final String SCHEDULED_RUNNABLE = "(Ljava/lang/Runnable;JJLjava/util/concurrent/TimeUnit;)Ljava/lang/Runnable;";
+        static final String FIXED_SCHEDULE = "(Ljava/lang/Runnable;JJLjava/util/concurrent/TimeUnit;)";
+        /** The loads of an exit point: none, the returned value is the argument. */
+        static final String AT_EXIT = "";
     }
 }

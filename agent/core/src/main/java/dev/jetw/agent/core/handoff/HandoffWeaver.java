@@ -123,23 +123,38 @@ final class HandoffWeaver {
             if (point.atExit()) {
                 return;
             }
+            guardedCall(initialLocals, -1);
+            super.visitInsn(Opcodes.NOP);
+        }
+
+        /**
+         * The call in a try/catch of its own that drops any Throwable: its arguments from {@code argumentLocal} (>= 0)
+         * or the point's loads; its result, if any, into the task's local 1. {@code locals}: the frame's locals at the
+         * handler and after it.
+         */
+        private void guardedCall(Object[] locals, int argumentLocal) {
             Label start = new Label();
             Label end = new Label();
             Label handler = new Label();
-            Label body = new Label();
+            Label after = new Label();
             super.visitTryCatchBlock(start, end, handler, THROWABLE);
             super.visitLabel(start);
-            point.pushArguments(mv);
+            if (argumentLocal >= 0) {
+                super.visitVarInsn(Opcodes.ALOAD, argumentLocal);
+            } else {
+                point.pushArguments(mv);
+            }
             super.visitMethodInsn(Opcodes.INVOKESTATIC, HandoffPoint.HANDOFF, point.method, point.descriptor, false);
-            super.visitVarInsn(Opcodes.ASTORE, 1);
+            if (point.replacesTask()) {
+                super.visitVarInsn(Opcodes.ASTORE, 1);
+            }
             super.visitLabel(end);
-            super.visitJumpInsn(Opcodes.GOTO, body);
+            super.visitJumpInsn(Opcodes.GOTO, after);
             super.visitLabel(handler);
-            super.visitFrame(Opcodes.F_NEW, initialLocals.length, initialLocals, 1, new Object[] {THROWABLE});
+            super.visitFrame(Opcodes.F_NEW, locals.length, locals, 1, new Object[] {THROWABLE});
             super.visitInsn(Opcodes.POP);
-            super.visitLabel(body);
-            super.visitFrame(Opcodes.F_NEW, initialLocals.length, initialLocals, 0, NO_STACK);
-            super.visitInsn(Opcodes.NOP);
+            super.visitLabel(after);
+            super.visitFrame(Opcodes.F_NEW, locals.length, locals, 0, NO_STACK);
         }
 
         /** An exit point's normal return jumps to the exit block, with the returned value on the stack. */
@@ -168,24 +183,10 @@ final class HandoffWeaver {
             Object[] kept = new Object[maxLocals + 1];
             Arrays.fill(kept, Opcodes.TOP);
             kept[maxLocals] = returned;
-            Label start = new Label();
-            Label end = new Label();
-            Label handler = new Label();
-            Label done = new Label();
-            super.visitTryCatchBlock(start, end, handler, THROWABLE);
             super.visitLabel(exit);
             super.visitFrame(Opcodes.F_NEW, 0, new Object[0], 1, new Object[] {returned});
             super.visitVarInsn(Opcodes.ASTORE, maxLocals);
-            super.visitLabel(start);
-            super.visitVarInsn(Opcodes.ALOAD, maxLocals);
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, HandoffPoint.HANDOFF, point.method, point.descriptor, false);
-            super.visitLabel(end);
-            super.visitJumpInsn(Opcodes.GOTO, done);
-            super.visitLabel(handler);
-            super.visitFrame(Opcodes.F_NEW, kept.length, kept, 1, new Object[] {THROWABLE});
-            super.visitInsn(Opcodes.POP);
-            super.visitLabel(done);
-            super.visitFrame(Opcodes.F_NEW, kept.length, kept, 0, NO_STACK);
+            guardedCall(kept, maxLocals);
             super.visitVarInsn(Opcodes.ALOAD, maxLocals);
             super.visitInsn(Opcodes.ARETURN);
             super.visitMaxs(Math.max(maxStack, HandoffPoint.MAX_STACK), maxLocals + 1);
