@@ -1,6 +1,7 @@
 package dev.jetw.agent.core.handoff;
 
 import dev.jetw.bootstrap.Handoff;
+import dev.jetw.bootstrap.HandoffHandler;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class HandoffWeaverTest {
 
@@ -78,9 +80,9 @@ class HandoffWeaverTest {
     }
 
     /**
-     * Woven into this JVM's own JDK classes, where the bootstrap classes are not the boot loader's: every woven call
-     * throws (NoClassDefFoundError) or links nothing, and the executors behave exactly as before — the task, the
-     * result, shutdownNow's own tasks, invokeAll's order — and reset restores them.
+     * Woven into this JVM's own JDK classes with no handler installed (or, if the bootstrap classes were not the boot
+     * loader's, with every woven call throwing NoClassDefFoundError): the classes verify, the executors behave exactly
+     * as before — the task, the result, shutdownNow's own tasks, invokeAll's order — and reset restores them.
      */
     @Test
     void wovenJdkClassesVerifyAndLetNoFailureEscapeAndResetRestoresThem() throws Exception {
@@ -137,6 +139,138 @@ class HandoffWeaverTest {
             assertTrue(handoffs.reset(), "the JDK classes are restored");
         }
         assertEquals(0, handoffs.transformedClasses());
+    }
+
+    /**
+     * With a handler installed, the woven JDK methods link what the advice linked, with its kind: submit (the
+     * FutureTask), execute, ForkJoinPool's submit and invokeAll, schedule; shutdownNow hands back the application's own
+     * tasks, not the wrappers; and a call that fails (invokeAll's copy, from a collection whose first iteration
+     * throws) leaves the application's argument in place and lets nothing escape.
+     */
+    @Test
+    void wovenJdkClassesLinkWhatTheAdviceLinkedAndAFailingCallLeavesTheTask() throws Exception {
+        assumeTrue(Handoff.class.getClassLoader() == null, "the bootstrap classes are not on this JVM's boot class path: "
+                + "the woven JDK classes cannot reach this Handoff");
+        Instrumentation inst = ByteBuddyAgent.install();
+        RecordingHandler handler = new RecordingHandler(Thread.currentThread());
+        HandoffInstrumenter handoffs = new HandoffInstrumenter(inst, false);
+        handoffs.install();
+        Handoff.install(handler);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<Runnable>());
+        ForkJoinPool fj = new ForkJoinPool(2);
+        ScheduledThreadPoolExecutor scheduled = new ScheduledThreadPoolExecutor(1);
+        try {
+            assertEquals("done", pool.submit(() -> "done").get());
+            assertEquals(Arrays.asList(Handoff.EXECUTOR), handler.started(), "submit: the FutureTask's task");
+
+            java.util.concurrent.CountDownLatch ran = new java.util.concurrent.CountDownLatch(1);
+            pool.execute(ran::countDown);
+            ran.await();
+            assertEquals(Arrays.asList(Handoff.EXECUTOR), handler.started(), "execute");
+
+            assertEquals("fj", fj.submit(() -> "fj").get());
+            assertEquals(Arrays.asList(Handoff.FORK_JOIN), handler.started(), "ForkJoinPool.submit(Callable)");
+
+            List<Callable<Integer>> two = Arrays.asList(() -> 1, () -> 2);
+            List<Future<Integer>> results = fj.invokeAll(two);
+            assertEquals(Integer.valueOf(2), results.get(1).get());
+            assertEquals(Arrays.asList(Handoff.FORK_JOIN, Handoff.FORK_JOIN), handler.started(), "ForkJoinPool.invokeAll: each task");
+
+            List<Future<Integer>> unlinked = fj.invokeAll(new FirstIterationThrows<>(two));
+            assertEquals(Integer.valueOf(1), unlinked.get(0).get(), "the application's collection, as it was");
+            assertEquals(Arrays.asList(), handler.started(), "the failed copy linked nothing");
+
+            assertEquals("later", scheduled.schedule(() -> "later", 1, TimeUnit.MILLISECONDS).get());
+            assertEquals(Arrays.asList(Handoff.SCHEDULED), handler.started(), "schedule(Callable)");
+
+            java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(1);
+            pool.execute(() -> {
+                running.countDown();
+                await(blocked);
+            });
+            running.await();
+            Runnable queued = () -> { };
+            pool.execute(queued);
+            List<Runnable> left = pool.shutdownNow();
+            blocked.countDown();
+            assertEquals(1, left.size());
+            assertSame(queued, left.get(0), "shutdownNow hands back the application's own task, not its wrapper");
+        } finally {
+            Handoff.install(null);
+            pool.shutdownNow();
+            fj.shutdown();
+            scheduled.shutdown();
+            assertTrue(handoffs.reset(), "the JDK classes are restored");
+        }
+    }
+
+    /** Links the test thread's hand-offs only (the JVM's own pools may hand off meanwhile) and records their kinds as they start. */
+    private static final class RecordingHandler implements HandoffHandler {
+        private final Thread submitter;
+        private final Set<Long> links = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private final java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
+        private final List<Integer> kinds = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        RecordingHandler(Thread submitter) {
+            this.submitter = submitter;
+        }
+
+        @Override
+        public long link() {
+            if (Thread.currentThread() != submitter) {
+                return 0L;
+            }
+            long link = next.incrementAndGet();
+            links.add(link);
+            return link;
+        }
+
+        @Override
+        public long taskStarting(long link, long dueNanos, int kind) {
+            if (links.remove(link)) {
+                kinds.add(kind);
+            }
+            return 0L;
+        }
+
+        @Override
+        public void taskEnded(long token) {
+        }
+
+        /** The kinds of the tasks started since the last call; waits a little for a task still on its way. */
+        List<Integer> started() throws InterruptedException {
+            for (int i = 0; i < 200 && !links.isEmpty(); i++) {
+                Thread.sleep(5);
+            }
+            List<Integer> started = new ArrayList<>(kinds);
+            kinds.clear();
+            return started;
+        }
+    }
+
+    /** A collection whose first iteration throws (what a concurrent modification would), and later ones do not. */
+    private static final class FirstIterationThrows<E> extends java.util.AbstractCollection<E> {
+        private final Collection<E> elements;
+        private boolean thrown;
+
+        FirstIterationThrows(Collection<E> elements) {
+            this.elements = elements;
+        }
+
+        @Override
+        public java.util.Iterator<E> iterator() {
+            if (!thrown) {
+                thrown = true;
+                throw new java.util.ConcurrentModificationException("first iteration");
+            }
+            return elements.iterator();
+        }
+
+        @Override
+        public int size() {
+            return elements.size();
+        }
     }
 
     private static void await(java.util.concurrent.CountDownLatch latch) {
