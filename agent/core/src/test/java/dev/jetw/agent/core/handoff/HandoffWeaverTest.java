@@ -105,19 +105,7 @@ class HandoffWeaverTest {
                 results.add(f.get());
             }
             assertEquals(Arrays.asList(0, 1, 2, 3, 4), results);
-            java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(1);
-            java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
-            pool.execute(() -> {
-                running.countDown();
-                await(blocked);
-            });
-            running.await();
-            Runnable queued = () -> { };
-            pool.execute(queued);
-            List<Runnable> left = pool.shutdownNow();
-            blocked.countDown();
-            assertEquals(1, left.size());
-            assertSame(queued, left.get(0), "shutdownNow hands back the application's own task");
+            assertShutdownNowHandsBackTheQueuedTask(pool);
 
             ForkJoinPool fj = new ForkJoinPool(2);
             try {
@@ -183,19 +171,7 @@ class HandoffWeaverTest {
             assertEquals("later", scheduled.schedule(() -> "later", 1, TimeUnit.MILLISECONDS).get());
             assertEquals(Arrays.asList(Handoff.SCHEDULED), handler.started(), "schedule(Callable)");
 
-            java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
-            java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(1);
-            pool.execute(() -> {
-                running.countDown();
-                await(blocked);
-            });
-            running.await();
-            Runnable queued = () -> { };
-            pool.execute(queued);
-            List<Runnable> left = pool.shutdownNow();
-            blocked.countDown();
-            assertEquals(1, left.size());
-            assertSame(queued, left.get(0), "shutdownNow hands back the application's own task, not its wrapper");
+            assertShutdownNowHandsBackTheQueuedTask(pool);
         } finally {
             Handoff.install(null);
             pool.shutdownNow();
@@ -271,6 +247,23 @@ class HandoffWeaverTest {
         public int size() {
             return elements.size();
         }
+    }
+
+    /** One task running, one queued behind it: shutdownNow returns the queued one as the application gave it (no wrapper). */
+    private static void assertShutdownNowHandsBackTheQueuedTask(ThreadPoolExecutor pool) throws InterruptedException {
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(1);
+        pool.execute(() -> {
+            running.countDown();
+            await(blocked);
+        });
+        running.await();
+        Runnable queued = () -> { };
+        pool.execute(queued);
+        List<Runnable> left = pool.shutdownNow();
+        blocked.countDown();
+        assertEquals(1, left.size());
+        assertSame(queued, left.get(0), "shutdownNow hands back the application's own task, not its wrapper");
     }
 
     private static void await(java.util.concurrent.CountDownLatch latch) {
