@@ -1,6 +1,8 @@
 package dev.jetw.bootstrap;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.ListIterator;
 import java.util.concurrent.Callable;
@@ -160,6 +162,22 @@ public final class Handoff {
             Dispatcher.failed(t);
             return task;
         }
+    }
+
+    /**
+     * ForkJoinPool.invokeAll(Collection): a copy holding the linked tasks, in the same order, or the same collection
+     * when nothing is linked. What the woven call's try/catch guards: a failure (a concurrent modification while the
+     * tasks are copied) leaves the application's collection in place.
+     */
+    public static <T> Collection<? extends Callable<T>> wrapAll(Collection<? extends Callable<T>> tasks) {
+        if (handler == null || tasks == null) {
+            return tasks;
+        }
+        ArrayList<Callable<T>> linked = new ArrayList<Callable<T>>(tasks.size());
+        for (Callable<T> t : tasks) {
+            linked.add(wrap(t, FORK_JOIN));
+        }
+        return linked;
     }
 
     /** ThreadPoolExecutor.shutdownNow: hands back the application's own tasks, not the wrappers. */

@@ -80,7 +80,7 @@ final class Agent {
         this.writer = new TraceWriter(session.provider, registry, exclusion, options.exceptionLevel);
         this.rundown = new Rundown(session.provider, registry, writer);
         // The hand-off advice can run only when the bootstrap classes are the boot loader's (java.* calls them). Asked
-        // here, not of HandoffInstrumenter: loading that class already loads Byte Buddy's (its verification).
+        // here, not of HandoffInstrumenter: loading that class is not needed to tell.
         this.propagates = options.propagate && Handoff.class.getClassLoader() == null;
         if (propagates) {
             writer.linkThreads(new HandoffWriter(session.provider, writer));

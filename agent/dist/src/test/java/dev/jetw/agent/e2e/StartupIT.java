@@ -64,15 +64,16 @@ class StartupIT {
     }
 
     /**
-     * An ordinary class (Java 7+, class path) is woven by the direct path (docs/weaving.md): Byte Buddy's
-     * {@code AgentBuilder}, its type pool and method graphs never come up (the hand-off advice, which is Byte Buddy's,
-     * is off here), and the class is traced as before.
+     * An ordinary class (Java 7+, class path) is woven by the direct path (docs/weaving.md), with the default options:
+     * Byte Buddy's {@code AgentBuilder}, its type pool, method graphs and {@code Advice} never come up — the hand-off
+     * calls go into the JDK's executors by ASM too — and the class is traced as before, its task handed to a pool
+     * thread linked to the call that submitted it.
      */
     @Test
     void classMatchedByNameIsWovenWithoutByteBuddysAgentBuilder() throws Exception {
-        Run run = run("include=" + APP + ",propagate=false", "plain");
+        Run run = run("include=" + APP, "handoff");
 
-        assertEquals("startup 0\n", run.child.stdout(), run.child.toString());
+        assertEquals("startup 42\n", run.child.stdout(), run.child.toString());
         assertTrue(run.indexOf("net.bytebuddy.jar.asm.ClassReader") > run.indexOf(PREMAIN_END), "ASM reads the class after premain");
         for (String machinery : List.of("net.bytebuddy.agent.builder.AgentBuilder$Default", "net.bytebuddy.pool.TypePool$Default ",
                 "net.bytebuddy.dynamic.scaffold.MethodGraph$Compiler$Default ", "net.bytebuddy.asm.Advice ")) {
@@ -82,6 +83,19 @@ class StartupIT {
         int main = trace.methodId(APP, "main");
         assertEquals(1, trace.count(EventType.START, main), "the class is woven");
         assertEquals(1, trace.count(EventType.END, main));
+        // The task's call is under a DEQUEUE on its pool thread (the lambda's body may be traced between them), whose
+        // parent is the submitting call.
+        java.util.Map<Integer, TraceFile.Call> byInstance = new java.util.HashMap<>();
+        trace.calls.stream().filter(c -> c.type() == EventType.START || c.type() == EventType.DEQUEUE).forEach(c -> byInstance.put(c.instanceId(), c));
+        TraceFile.Call dequeue = trace.calls.stream().filter(c -> c.type() == EventType.START
+                && c.methodId() == trace.methodId(APP, "onPoolThread")).findFirst().orElseThrow();
+        while (dequeue != null && dequeue.type() != EventType.DEQUEUE) {
+            dequeue = byInstance.get(dequeue.parentInstanceId());
+        }
+        assertTrue(dequeue != null, "the task is not linked: no DEQUEUE above it");
+        TraceFile.Call submitter = byInstance.get(dequeue.parentInstanceId());
+        assertTrue(submitter != null && submitter.type() == EventType.START, "the DEQUEUE has a submitting call");
+        assertEquals(trace.methodId(APP, "handOff"), submitter.methodId(), "linked to the call that submitted it");
     }
 
     @Test
