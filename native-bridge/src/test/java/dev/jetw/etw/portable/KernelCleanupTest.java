@@ -59,6 +59,24 @@ class KernelCleanupTest {
     }
 
     @Test
+    void anErrorAtStartLeavesNothingAndTheSessionRunsOn() throws Exception {
+        KernelTests.require("KernelCleanupTest.anErrorAtStartLeavesNothingAndTheSessionRunsOn");
+        String name = TestSupport.uniqueName("error");
+        TracefsTestAccess.failAfterTracingOnWithError("injected");
+        try {
+            etw.startSession(kernelConfig(name, dir.resolve("error.etl")));
+        } finally {
+            TracefsTestAccess.failAfterTracingOn(null);
+        }
+        assertFalse(KernelSessionTest.leftInTracefs(), Arrays.toString(KernelSessionTest.tracefsInstances()));
+        List<String> notices = etw.notices(name);
+        assertEquals(1, notices.size(), notices.toString());
+        assertTrue(notices.get(0).contains("no kernel events") && notices.get(0).contains("unable to create native"
+                + " thread: injected"), notices.get(0));
+        assertEquals(0, etw.stopSession(name).kernelEventsWritten());
+    }
+
+    @Test
     void aKilledJvmsInstancesStopAtOnceAndTheNextStartRemovesThem() throws Exception {
         KernelTests.require("KernelCleanupTest.aKilledJvmsInstancesStopAtOnceAndTheNextStartRemovesThem");
         String cp = location(KernelChild.class) + File.pathSeparator + location(PortableBackend.class)

@@ -50,7 +50,7 @@ public final class KernelTests {
         try {
             PerfCalls calls = PerfCalls.open();
             int fd = calls.perfEventOpen(PerfEventAttr.sampling(PerfEventAttr.CPU_CLOCK, PerfSampler.SAMPLE_PERIOD_NANOS,
-                    PerfEventAttr.SAMPLE_TID), -1, CpuList.online().get(0));
+                    PerfEventAttr.SAMPLE_TID, 0L), -1, CpuList.online().cpus.get(0));
             calls.close(fd);
             return null;
         } catch (IOException e) {

@@ -36,6 +36,8 @@ class PerfSamplerTest {
         KernelTests.requirePerf("PerfSamplerTest.samplesOfASpinningThreadFallInsideItsNanoTimeBracketOnePerMillisecond");
         int tid = dev.jetw.etw.OsThreadId.current();
         EvidenceTranslatorTest.Recording sink = new EvidenceTranslatorTest.Recording();
+        List<Integer> cpus = CpuList.online().cpus;
+        long started = System.nanoTime();
         PerfSampler s = PerfSampler.start(PROFILE, ProcFs.selfPid(), CpuList.online(), sink);
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         long c0 = mx.getCurrentThreadCpuTime();
@@ -53,6 +55,7 @@ class PerfSamplerTest {
         long last = Long.MIN_VALUE;
         for (EvidenceTranslatorTest.Rec r : sink.records) {
             assertEquals(KernelPayloads.GROUP_PERF_INFO, r.group);
+            assertEquals(ProcFs.selfPid(), r.pid, "only this process's samples are written");
             if (r.payload.getInt(8) != tid) {
                 continue;
             }
@@ -70,54 +73,135 @@ class PerfSamplerTest {
         assertEquals(cpuMs, inSpin, 0.1 * cpuMs + 5, "one sample per ms on a CPU, on nanoTime's clock");
         assertTrue(inSleep <= 2, "a sleeping thread is not sampled: " + inSleep);
         assertEquals(0, sink.lost);
-        assertEquals(sink.records.size(), s.counters.written);
+        assertEquals(0, s.kernelLost, "the kernel's own count (read(2), PERF_FORMAT_LOST): nothing dropped");
+        // Every sample the rings held went somewhere: the records that reached the sink plus those of other processes
+        // are all cpu-clock fired on the CPUs, one per ms each, from enabling to disabling.
+        long elapsedMs = (t2 - started) / 1_000_000;
+        long expected = elapsedMs * cpus.size();
+        assertEquals(expected, sink.records.size() + s.counters.otherProcesses, 0.05 * expected + 10,
+                "records in the sink + other processes' = one per ms per CPU over " + elapsedMs + " ms");
     }
 
-    @Test
-    void whenThePollerFallsBehindEverySampleIsReadOrCountedLost() throws Exception {
-        KernelTests.requirePerf("PerfSamplerTest.whenThePollerFallsBehindEverySampleIsReadOrCountedLost");
-        // The poller stalls 1.5 s in its first write: with one 4 KiB data page per CPU (128 samples) the rings fill.
-        EvidenceTranslatorTest.Recording sink = new EvidenceTranslatorTest.Recording() {
-            boolean stalled;
+    /** A sink whose first write stalls the poller until {@link #release} was called, and 200 ms more. */
+    static final class StallingSink extends EvidenceTranslatorTest.Recording {
+        private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+        private boolean stalled;
 
-            @Override
-            public void write(int cpu, long nanoTime, int headerType, int version, int group, int type, int threadId,
-                              int processId, ByteBuffer payload, int length) {
-                if (!stalled) {
-                    stalled = true;
-                    try {
-                        Thread.sleep(1500);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
+        void release() {
+            released.countDown();
+        }
+
+        @Override
+        public void write(int cpu, long nanoTime, int headerType, int version, int group, int type, int threadId,
+                          int processId, ByteBuffer payload, int length) {
+            if (!stalled) {
+                stalled = true;
+                try {
+                    released.await();
+                    Thread.sleep(200); // past stop()'s IOC_DISABLE: no LOST record can follow the last loss
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
-                super.write(cpu, nanoTime, headerType, version, group, type, threadId, processId, payload, length);
             }
-        };
-        List<Integer> cpus = CpuList.online();
-        long t0 = System.nanoTime();
-        PerfSampler s = PerfSampler.start(PROFILE, ProcFs.selfPid(), cpus, sink, 1);
+            super.write(cpu, nanoTime, headerType, version, group, type, threadId, processId, payload, length);
+        }
+    }
+
+    /** Runs a spinning thread per CPU for {@code nanos}. */
+    static void spinEveryCpu(int cpus, long nanos) throws InterruptedException {
         List<Thread> spinners = new ArrayList<>();
-        for (int i = 0; i < cpus.size(); i++) {
-            Thread t = new Thread(() -> spin(2_000_000_000L));
+        for (int i = 0; i < cpus; i++) {
+            Thread t = new Thread(() -> spin(nanos));
             t.start();
             spinners.add(t);
         }
         for (Thread t : spinners) {
             t.join();
         }
+    }
+
+    @Test
+    void whenThePollerFallsBehindEverySampleIsReadOrCountedLost() throws Exception {
+        KernelTests.requirePerf("PerfSamplerTest.whenThePollerFallsBehindEverySampleIsReadOrCountedLost");
+        // The poller stalls 1.5 s in its first write: with one 4 KiB data page per CPU (128 samples) the rings fill,
+        // and its passes after the stall let the kernel write LOST records.
+        List<Integer> cpus = CpuList.online().cpus;
+        StallingSink sink = new StallingSink();
+        long t0 = System.nanoTime();
+        PerfSampler s = PerfSampler.start(PROFILE, ProcFs.selfPid(), CpuList.online(), sink, 1);
+        Thread releaser = new Thread(() -> {
+            try {
+                Thread.sleep(1300);
+            } catch (InterruptedException e) {
+                return;
+            }
+            sink.release();
+        });
+        releaser.start();
+        spinEveryCpu(cpus.size(), 2_000_000_000L);
+        long t1 = System.nanoTime();
         List<String> problems = s.stop();
-        long seconds = (System.nanoTime() - t0) / 1_000_000;
+        long elapsedMillis = (t1 - t0) / 1_000_000;
         assertTrue(problems.isEmpty(), problems.toString());
-        long all = s.counters.written + s.counters.otherProcesses;
-        System.out.printf("PerfSamplerTest: %d samples read (%d of this process), %d counted lost in %d LOST notes, over"
-                + " %d ms on %d CPUs%n", all, s.counters.written, s.counters.lost, sink.notices.size(), seconds, cpus.size());
-        assertTrue(s.counters.lost > 0, "the rings overflowed");
-        assertEquals(s.counters.lost, sink.lost, "every LOST count reached the session's loss accounting");
-        assertTrue(!sink.notices.isEmpty(), "a note where a gap ended");
+        long all = sink.records.size() + s.counters.otherProcesses;
+        System.out.printf("PerfSamplerTest: %d samples read (%d of this process), %d counted lost (the kernel's count"
+                + " %d), %d notes, over %d ms on %d CPUs%n", all, sink.records.size(), sink.lost, s.kernelLost,
+                sink.notices.size(), elapsedMillis, cpus.size());
+        assertTrue(sink.lost > 0, "the rings overflowed");
+        assertEquals(s.kernelLost, sink.lost, "the session's loss accounting has every loss the kernel counted");
+        assertTrue(sink.notices.stream().anyMatch(n -> n.text().contains("the ring was full")),
+                "a note where a gap ended: " + sink.notices);
         // cpu-clock fires every ms on every CPU (idle included, as pid 0): read + lost is all of them, give or take
         // the samples of the moments around enabling and disabling.
-        long expected = seconds * cpus.size();
-        assertEquals(expected, all + s.counters.lost, 0.05 * expected, "read + lost = one per ms per CPU");
+        long expected = elapsedMillis * cpus.size();
+        assertEquals(expected, all + sink.lost, 0.05 * expected, "read + lost = one per ms per CPU");
+    }
+
+    @Test
+    void whenThePollerIsStalledUpToStopTheLossesNoLostRecordReportedAreCounted() throws Exception {
+        KernelTests.requirePerf("PerfSamplerTest.whenThePollerIsStalledUpToStopTheLossesNoLostRecordReportedAreCounted");
+        // The poller stalls in its first write until stop() disabled the events: the rings (one 4 KiB data page,
+        // 128 samples) stay full to the end, so no LOST record is ever written; only the kernel's count has the loss.
+        List<Integer> cpus = CpuList.online().cpus;
+        StallingSink sink = new StallingSink();
+        long t0 = System.nanoTime();
+        PerfSampler s = PerfSampler.start(PROFILE, ProcFs.selfPid(), CpuList.online(), sink, 1);
+        spinEveryCpu(cpus.size(), 1_500_000_000L);
+        long t1 = System.nanoTime();
+        sink.release();
+        List<String> problems = s.stop();
+        long elapsedMillis = (t1 - t0) / 1_000_000;
+        assertTrue(problems.isEmpty(), problems.toString());
+        long all = sink.records.size() + s.counters.otherProcesses;
+        System.out.printf("PerfSamplerTest: stalled to stop: %d samples read, %d counted lost (the kernel's count %d),"
+                + " over %d ms on %d CPUs; notes %s%n", all, sink.lost, s.kernelLost, elapsedMillis, cpus.size(),
+                sink.notices);
+        long expected = elapsedMillis * cpus.size();
+        assertEquals(expected, all + sink.lost, 0.05 * expected, "read + lost = one per ms per CPU");
+        assertTrue(sink.notices.stream().anyMatch(n -> n.text().contains("after their last LOST record")),
+                "a note says how many were lost at stop: " + sink.notices);
+    }
+
+    @Test
+    void aCpuThatRefusesIsSkippedWithOneNoticeAndTheOthersAreSampled() throws Exception {
+        KernelTests.requirePerf("PerfSamplerTest.aCpuThatRefusesIsSkippedWithOneNoticeAndTheOthersAreSampled");
+        // CPU 4095 is beyond this kernel's nr_cpu_ids (EINVAL), as a CPU taken offline since the list was read
+        // answers ENODEV: one CPU's refusal must not turn the flag off on the others.
+        List<Integer> cpus = new ArrayList<>(CpuList.online().cpus);
+        cpus.add(4095);
+        EvidenceTranslatorTest.Recording sink = new EvidenceTranslatorTest.Recording();
+        PerfSampler s = PerfSampler.start(PROFILE, ProcFs.selfPid(), new CpuList.Online(cpus, null), sink);
+        spin(100_000_000L);
+        List<String> problems = s.stop();
+        assertTrue(problems.isEmpty(), problems.toString());
+        List<String> about4095 = new ArrayList<>();
+        for (dev.jetw.etl.SessionNotice n : sink.notices) {
+            if (n.text().contains("CPU 4095")) {
+                about4095.add(n.text());
+            }
+        }
+        assertEquals(1, about4095.size(), sink.notices.toString());
+        assertTrue(about4095.get(0).contains("errno 22"), about4095.get(0));
+        assertTrue(sink.records.size() >= 50, "the spinning thread was sampled on the other CPUs: " + sink.records.size());
     }
 }
