@@ -290,8 +290,9 @@ final class PerfCalls {
             case 19:
                 return " (ENODEV: the CPU is offline)";
             case 22:
-                return " (EINVAL: the kernel does not know an attribute; a kernel older than 4.1 lacks use_clockid,"
-                        + " which the collector needs to stamp samples on CLOCK_MONOTONIC)";
+                return " (EINVAL: an argument this kernel does not accept: a CPU it does not have, or, likely when"
+                        + " every CPU refuses, a kernel older than 4.1, which lacks use_clockid, needed to stamp samples"
+                        + " on CLOCK_MONOTONIC)";
             case 24:
                 return " (EMFILE: the process has no descriptor left; see ulimit -n)";
             case 38:
