@@ -116,6 +116,7 @@ final class PerfSampler {
     private void openAll(KernelFlagPlan plan, int pid, List<Integer> cpus, List<String> notes) throws IOException {
         for (int i = 0; i < cpus.size(); i++) {
             int cpu = cpus.get(i);
+            int before = rings.size();
             try {
                 if (plan.profile) {
                     open(PerfRecordTranslator.Kind.CPU_SAMPLES, PerfEventAttr.CPU_CLOCK, SAMPLE_PERIOD_NANOS,
@@ -127,6 +128,8 @@ final class PerfSampler {
                                     | PerfEventAttr.SAMPLE_ADDR, cpu, pid);
                 }
             } catch (PerfCalls.Refused e) {
+                // A CPU is sampled for every flag or not at all: the notes then say exactly which are not.
+                closeFrom(before);
                 if (e.errno == PerfCalls.EMFILE && !rings.isEmpty()) {
                     notes.add("perf: " + e.getMessage() + " at CPU " + cpu + ": CPUs " + cpus.subList(i, cpus.size())
                             + " are not sampled (" + rings.size() + " events stay open)");
@@ -140,6 +143,15 @@ final class PerfSampler {
         }
         if (rings.isEmpty()) {
             throw new IOException("no CPU of " + cpus + " accepted a perf event");
+        }
+    }
+
+    /** Unmaps and closes the rings from index {@code from} on (no poller may read them any more). */
+    private void closeFrom(int from) {
+        while (rings.size() > from) {
+            Ring r = rings.remove(rings.size() - 1);
+            calls.unmap(r.address, r.length);
+            calls.close(r.fd);
         }
     }
 
@@ -309,11 +321,7 @@ final class PerfSampler {
             if (enabled) {
                 countUnreportedLosses(problems);
             }
-            for (Ring r : rings) {
-                calls.unmap(r.address, r.length);
-                calls.close(r.fd);
-            }
-            rings.clear();
+            closeFrom(0);
         }
         if (failure != null) {
             problems.add("the perf poller failed: " + failure);

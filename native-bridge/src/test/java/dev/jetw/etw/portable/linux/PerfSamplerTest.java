@@ -190,8 +190,12 @@ class PerfSamplerTest {
         List<Integer> cpus = new ArrayList<>(CpuList.online().cpus);
         cpus.add(4095);
         EvidenceTranslatorTest.Recording sink = new EvidenceTranslatorTest.Recording();
+        int tid = dev.jetw.etw.OsThreadId.current();
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         PerfSampler s = PerfSampler.start(PROFILE, ProcFs.selfPid(), new CpuList.Online(cpus, null), sink);
-        spin(100_000_000L);
+        long c0 = mx.getCurrentThreadCpuTime();
+        spin(200_000_000L);
+        long cpuMs = (mx.getCurrentThreadCpuTime() - c0) / 1_000_000;
         List<String> problems = s.stop();
         assertTrue(problems.isEmpty(), problems.toString());
         List<String> about4095 = new ArrayList<>();
@@ -202,6 +206,36 @@ class PerfSamplerTest {
         }
         assertEquals(1, about4095.size(), sink.notices.toString());
         assertTrue(about4095.get(0).contains("errno 22"), about4095.get(0));
-        assertTrue(sink.records.size() >= 50, "the spinning thread was sampled on the other CPUs: " + sink.records.size());
+        long mine = sink.records.stream().filter(r -> r.payload.getInt(8) == tid).count();
+        assertEquals(cpuMs, mine, 0.1 * cpuMs + 5, "the spinning thread was sampled on the other CPUs, one per ms of its"
+                + " CPU clock");
+    }
+
+    @Test
+    void atEmfileTheCpusNotYetOpenAreLeftOutAndTheOpenOnesAreSampled() throws Exception {
+        KernelTests.requirePerf("PerfSamplerTest.atEmfileTheCpusNotYetOpenAreLeftOutAndTheOpenOnesAreSampled");
+        List<Integer> cpus = CpuList.online().cpus;
+        dev.jetw.etl.GatedTests.require("kernel-tests.log", "jetw kernel test",
+                "PerfSamplerTest.atEmfileTheCpusNotYetOpenAreLeftOutAndTheOpenOnesAreSampled",
+                cpus.size() < 2 ? "needs 2 online CPUs, this machine has " + cpus : null);
+        // A child under ulimit -n 256 keeps 3 descriptors: CPU 0's two events open, CPU 1's second gets EMFILE.
+        String cp = location(PerfDescriptorsChild.class) + java.io.File.pathSeparator + location(PerfSampler.class)
+                + java.io.File.pathSeparator + location(dev.jetw.etl.SessionNotice.class);
+        String javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder("sh", "-c", "ulimit -n 256 && exec \"$0\" --enable-native-access=ALL-UNNAMED"
+                + " -cp \"$1\" " + PerfDescriptorsChild.class.getName() + " 3", javaBin, cp).redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), out);
+        System.out.println("PerfSamplerTest: the child at EMFILE:\n" + out);
+        assertEquals(0, child.exitValue(), out);
+        assertTrue(out.contains("\nok"), out);
+        assertTrue(out.contains("errno 24 (EMFILE") && out.contains("at CPU " + cpus.get(1) + ": CPUs "
+                + cpus.subList(1, cpus.size()) + " are not sampled (2 events stay open)"), out);
+        assertTrue(out.contains("events opened on CPUs [" + cpus.get(0) + "] at start"), out);
+        assertTrue(out.contains("problems: []"), out);
+    }
+
+    private static String location(Class<?> c) throws Exception {
+        return java.nio.file.Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 }
