@@ -37,8 +37,8 @@ class PerfSamplerTest {
         int tid = dev.jetw.etw.OsThreadId.current();
         EvidenceTranslatorTest.Recording sink = new EvidenceTranslatorTest.Recording();
         List<Integer> cpus = CpuList.online().cpus;
-        long started = System.nanoTime();
         PerfSampler s = PerfSampler.start(PROFILE, ProcFs.selfPid(), CpuList.online(), sink);
+        long started = System.nanoTime(); // the events were enabled at the end of start
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         long c0 = mx.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
@@ -75,10 +75,13 @@ class PerfSamplerTest {
         assertEquals(0, sink.lost);
         assertEquals(0, s.kernelLost, "the kernel's own count (read(2), PERF_FORMAT_LOST): nothing dropped");
         // Every sample the rings held went somewhere: the records that reached the sink plus those of other processes
-        // are all cpu-clock fired on the CPUs, one per ms each, from enabling to disabling.
+        // are all cpu-clock fired on the CPUs, one per ms each, from enabling to disabling (10 %: on a loaded VM a
+        // vCPU that does not run when its timer is due loses the periods it missed, as the kernel forwards the timer).
         long elapsedMs = (t2 - started) / 1_000_000;
         long expected = elapsedMs * cpus.size();
-        assertEquals(expected, sink.records.size() + s.counters.otherProcesses, 0.05 * expected + 10,
+        System.out.printf("PerfSamplerTest: %d records in the sink + %d of other processes over %d ms on %d CPUs%n",
+                sink.records.size(), s.counters.otherProcesses, elapsedMs, cpus.size());
+        assertEquals(expected, sink.records.size() + s.counters.otherProcesses, 0.1 * expected + 10,
                 "records in the sink + other processes' = one per ms per CPU over " + elapsedMs + " ms");
     }
 
