@@ -123,64 +123,78 @@ class PerfSamplerTest {
         }
     }
 
+    /** What a run of {@link #stalledRun} gave. */
+    static final class Run {
+        long read;
+        long lost;
+        long kernelLost;
+        long elapsedMillis;
+        int cpus;
+
+        /** read + lost against one sample per ms per CPU (cpu-clock fires on idle CPUs too, as pid 0). */
+        void assertEverySampleReadOrLost() {
+            long expected = elapsedMillis * cpus;
+            assertEquals(expected, read + lost, 0.05 * expected, "read + lost = one per ms per CPU");
+        }
+    }
+
+    /**
+     * Every CPU spins for {@code spinNanos} under 1-page rings (128 samples) whose poller {@code sink} stalls in its
+     * first write until released: {@code releaseAfterMillis} after start, or, when negative, once stop() is called.
+     */
+    static Run stalledRun(StallingSink sink, long spinNanos, long releaseAfterMillis) throws Exception {
+        Run run = new Run();
+        run.cpus = CpuList.online().cpus.size();
+        long t0 = System.nanoTime();
+        PerfSampler s = PerfSampler.start(PROFILE, ProcFs.selfPid(), CpuList.online(), sink, 1);
+        if (releaseAfterMillis >= 0) {
+            Thread releaser = new Thread(() -> {
+                try {
+                    Thread.sleep(releaseAfterMillis);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                sink.release();
+            });
+            releaser.start();
+        }
+        spinEveryCpu(run.cpus, spinNanos);
+        long t1 = System.nanoTime();
+        sink.release();
+        List<String> problems = s.stop();
+        assertTrue(problems.isEmpty(), problems.toString());
+        run.elapsedMillis = (t1 - t0) / 1_000_000;
+        run.read = sink.records.size() + s.counters.otherProcesses;
+        run.lost = sink.lost;
+        run.kernelLost = s.kernelLost;
+        System.out.printf("PerfSamplerTest: %d samples read (%d of this process), %d counted lost (the kernel's count"
+                + " %d), over %d ms on %d CPUs; notes %s%n", run.read, sink.records.size(), run.lost, run.kernelLost,
+                run.elapsedMillis, run.cpus, sink.notices);
+        return run;
+    }
+
     @Test
     void whenThePollerFallsBehindEverySampleIsReadOrCountedLost() throws Exception {
         KernelTests.requirePerf("PerfSamplerTest.whenThePollerFallsBehindEverySampleIsReadOrCountedLost");
-        // The poller stalls 1.5 s in its first write: with one 4 KiB data page per CPU (128 samples) the rings fill,
-        // and its passes after the stall let the kernel write LOST records.
-        List<Integer> cpus = CpuList.online().cpus;
+        // The poller stalls 1.5 s in its first write: the rings fill, and its passes after the stall let the kernel
+        // write LOST records.
         StallingSink sink = new StallingSink();
-        long t0 = System.nanoTime();
-        PerfSampler s = PerfSampler.start(PROFILE, ProcFs.selfPid(), CpuList.online(), sink, 1);
-        Thread releaser = new Thread(() -> {
-            try {
-                Thread.sleep(1300);
-            } catch (InterruptedException e) {
-                return;
-            }
-            sink.release();
-        });
-        releaser.start();
-        spinEveryCpu(cpus.size(), 2_000_000_000L);
-        long t1 = System.nanoTime();
-        List<String> problems = s.stop();
-        long elapsedMillis = (t1 - t0) / 1_000_000;
-        assertTrue(problems.isEmpty(), problems.toString());
-        long all = sink.records.size() + s.counters.otherProcesses;
-        System.out.printf("PerfSamplerTest: %d samples read (%d of this process), %d counted lost (the kernel's count"
-                + " %d), %d notes, over %d ms on %d CPUs%n", all, sink.records.size(), sink.lost, s.kernelLost,
-                sink.notices.size(), elapsedMillis, cpus.size());
-        assertTrue(sink.lost > 0, "the rings overflowed");
-        assertEquals(s.kernelLost, sink.lost, "the session's loss accounting has every loss the kernel counted");
+        Run run = stalledRun(sink, 2_000_000_000L, 1300);
+        assertTrue(run.lost > 0, "the rings overflowed");
+        assertEquals(run.kernelLost, run.lost, "the session's loss accounting has every loss the kernel counted");
         assertTrue(sink.notices.stream().anyMatch(n -> n.text().contains("the ring was full")),
                 "a note where a gap ended: " + sink.notices);
-        // cpu-clock fires every ms on every CPU (idle included, as pid 0): read + lost is all of them, give or take
-        // the samples of the moments around enabling and disabling.
-        long expected = elapsedMillis * cpus.size();
-        assertEquals(expected, all + sink.lost, 0.05 * expected, "read + lost = one per ms per CPU");
+        run.assertEverySampleReadOrLost();
     }
 
     @Test
     void whenThePollerIsStalledUpToStopTheLossesNoLostRecordReportedAreCounted() throws Exception {
         KernelTests.requirePerf("PerfSamplerTest.whenThePollerIsStalledUpToStopTheLossesNoLostRecordReportedAreCounted");
-        // The poller stalls in its first write until stop() disabled the events: the rings (one 4 KiB data page,
-        // 128 samples) stay full to the end, so no LOST record is ever written; only the kernel's count has the loss.
-        List<Integer> cpus = CpuList.online().cpus;
+        // The poller stalls in its first write until stop() disabled the events: the rings stay full to the end, so
+        // no LOST record is ever written; only the kernel's count has the loss.
         StallingSink sink = new StallingSink();
-        long t0 = System.nanoTime();
-        PerfSampler s = PerfSampler.start(PROFILE, ProcFs.selfPid(), CpuList.online(), sink, 1);
-        spinEveryCpu(cpus.size(), 1_500_000_000L);
-        long t1 = System.nanoTime();
-        sink.release();
-        List<String> problems = s.stop();
-        long elapsedMillis = (t1 - t0) / 1_000_000;
-        assertTrue(problems.isEmpty(), problems.toString());
-        long all = sink.records.size() + s.counters.otherProcesses;
-        System.out.printf("PerfSamplerTest: stalled to stop: %d samples read, %d counted lost (the kernel's count %d),"
-                + " over %d ms on %d CPUs; notes %s%n", all, sink.lost, s.kernelLost, elapsedMillis, cpus.size(),
-                sink.notices);
-        long expected = elapsedMillis * cpus.size();
-        assertEquals(expected, all + sink.lost, 0.05 * expected, "read + lost = one per ms per CPU");
+        Run run = stalledRun(sink, 1_500_000_000L, -1);
+        run.assertEverySampleReadOrLost();
         assertTrue(sink.notices.stream().anyMatch(n -> n.text().contains("after their last LOST record")),
                 "a note says how many were lost at stop: " + sink.notices);
     }
