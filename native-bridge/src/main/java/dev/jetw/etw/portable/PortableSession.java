@@ -173,7 +173,7 @@ final class PortableSession {
             notice(SessionNotice.PROBLEM, "kernel=" + flagList(config) + ": no kernel events: " + e.getMessage(),
                     TIME_OF_CALL);
             return null;
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // an Error too: the collector cleaned up after itself, the application goes on
             notice(SessionNotice.PROBLEM, "kernel=" + flagList(config) + ": no kernel events: the collector failed to"
                     + " start: " + e, TIME_OF_CALL);
             return null;

@@ -44,17 +44,30 @@ class KernelCleanupTest {
     @Test
     void aStartThatFailsHalfWayLeavesNothingAndTheSessionRunsOn() throws Exception {
         KernelTests.require("KernelCleanupTest.aStartThatFailsHalfWayLeavesNothingAndTheSessionRunsOn");
-        String name = TestSupport.uniqueName("halfway");
-        TracefsTestAccess.failAfterTracingOn("injected: tracefs went away");
+        startFailingAfterTracingOn("halfway", () -> TracefsTestAccess.failAfterTracingOn("injected: tracefs went away"),
+                "injected");
+    }
+
+    @Test
+    void anErrorAtStartLeavesNothingAndTheSessionRunsOn() throws Exception {
+        KernelTests.require("KernelCleanupTest.anErrorAtStartLeavesNothingAndTheSessionRunsOn");
+        startFailingAfterTracingOn("error", () -> TracefsTestAccess.failAfterTracingOnWithError("injected"),
+                "unable to create native thread: injected");
+    }
+
+    /** A session whose collector start fails once its instances trace ({@code inject}): nothing left, one problem. */
+    private void startFailingAfterTracingOn(String what, Runnable inject, String cause) throws Exception {
+        String name = TestSupport.uniqueName(what);
+        inject.run();
         try {
-            etw.startSession(kernelConfig(name, dir.resolve("halfway.etl")));
+            etw.startSession(kernelConfig(name, dir.resolve(what + ".etl")));
         } finally {
             TracefsTestAccess.failAfterTracingOn(null);
         }
         assertFalse(KernelSessionTest.leftInTracefs(), Arrays.toString(KernelSessionTest.tracefsInstances()));
         List<String> notices = etw.notices(name);
         assertEquals(1, notices.size(), notices.toString());
-        assertTrue(notices.get(0).contains("no kernel events") && notices.get(0).contains("injected"), notices.get(0));
+        assertTrue(notices.get(0).contains("no kernel events") && notices.get(0).contains(cause), notices.get(0));
         assertEquals(0, etw.stopSession(name).kernelEventsWritten());
     }
 

@@ -24,12 +24,67 @@ final class CpuList {
         return cpus.isEmpty() ? 0 : java.util.Collections.max(cpus) + 1;
     }
 
-    /** The CPUs online now ({@code /sys/devices/system/cpu/online}); 0 to availableProcessors()-1 when unreadable. */
-    static java.util.List<Integer> online() {
-        java.util.List<Integer> cpus = members(ProcFs.readSmall("/sys/devices/system/cpu/online"));
-        if (cpus.isEmpty()) {
-            for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
-                cpus.add(i);
+    /** The CPUs to open per-CPU events on, and, when they are not the online list, where they came from. */
+    static final class Online {
+        final java.util.List<Integer> cpus;
+        /** Null when read from /sys/devices/system/cpu/online; else which list stood in for it, for a notice. */
+        final String note;
+
+        Online(java.util.List<Integer> cpus, String note) {
+            this.cpus = cpus;
+            this.note = note;
+        }
+    }
+
+    /** The CPUs online now ({@code /sys/devices/system/cpu/online}), else the best stand-in (see below). */
+    static Online online() {
+        return online(ProcFs.readSmall("/sys/devices/system/cpu/online"),
+                ProcFs.readSmall("/sys/devices/system/cpu/possible"), ProcFs.readSmall("/proc/stat"),
+                Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * The online list; when it cannot be read, the possible list (a CPU of it that is offline is skipped at open with
+     * ENODEV), else the CPUs {@code /proc/stat} counts (cpuN lines: every online CPU, whatever this thread's affinity),
+     * else 0 to {@code available}-1 (the JVM's count, which an affinity mask or cpuset may make name the wrong CPUs).
+     */
+    static Online online(String online, String possible, String procStat, int available) {
+        java.util.List<Integer> cpus = members(online);
+        if (!cpus.isEmpty()) {
+            return new Online(cpus, null);
+        }
+        cpus = members(possible);
+        if (!cpus.isEmpty()) {
+            return new Online(cpus, "/sys/devices/system/cpu/online is not readable: perf events are opened on the"
+                    + " possible CPUs (" + possible.trim() + ")");
+        }
+        cpus = statCpus(procStat);
+        if (!cpus.isEmpty()) {
+            return new Online(cpus, "/sys/devices/system/cpu/online and possible are not readable: perf events are"
+                    + " opened on the " + cpus.size() + " CPUs /proc/stat lists");
+        }
+        for (int i = 0; i < available; i++) {
+            cpus.add(i);
+        }
+        return new Online(cpus, "neither /sys/devices/system/cpu/online nor /proc/stat is readable: perf events are"
+                + " opened on CPUs 0 to " + (available - 1) + " (the JVM's available processors: under an affinity mask"
+                + " or cpuset these may not be the CPUs it runs on)");
+    }
+
+    /** The N of /proc/stat's "cpuN" lines, in order; empty when there are none. */
+    static java.util.List<Integer> statCpus(String procStat) {
+        java.util.List<Integer> cpus = new java.util.ArrayList<Integer>();
+        if (procStat == null) {
+            return cpus;
+        }
+        for (String line : procStat.split("\n")) {
+            if (line.startsWith("cpu") && line.length() > 3 && Character.isDigit(line.charAt(3))) {
+                int space = line.indexOf(' ');
+                try {
+                    cpus.add(Integer.parseInt(line.substring(3, space < 0 ? line.length() : space)));
+                } catch (NumberFormatException e) {
+                    // not a cpuN line
+                }
             }
         }
         return cpus;

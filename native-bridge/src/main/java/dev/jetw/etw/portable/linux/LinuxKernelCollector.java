@@ -100,18 +100,43 @@ public final class LinuxKernelCollector {
         } catch (IOException e) {
             throw new Unavailable("tracefs at " + root + " refused: " + e.getMessage() + (uid == 0
                     ? " (root without CAP_SYS_ADMIN, as in a container? grant it: docker run --cap-add SYS_ADMIN)" : ""));
+        } catch (Throwable e) { // it removed what it made
+            throw new Unavailable("the collector failed to start: " + e);
         }
         PerfSampler perf = null;
-        if (plan.needsPerf()) {
-            try {
-                perf = PerfSampler.start(plan, pid, CpuList.online(), sink);
-            } catch (IOException | RuntimeException e) {
-                sink.notice(SessionNotice.PROBLEM, perfFlags(plan) + ": no " + (plan.profile ? "CPU samples" : "")
-                        + (plan.profile && plan.hardFaults ? " and no " : "") + (plan.hardFaults ? "hard faults" : "")
-                        + ": " + e.getMessage(), KernelRecordSink.NOW);
+        try {
+            if (plan.needsPerf()) {
+                perf = startPerf(plan, pid, sink);
             }
+            return started(plan, sink, translator, files, tracefs, perf, found, disks);
+        } catch (Throwable e) { // an Error too (no native thread left, ...): nothing may keep running without a stop
+            if (perf != null) {
+                perf.stop();
+            }
+            translator.discard();
+            files.discard();
+            tracefs.stop();
+            throw new Unavailable("the collector failed to start: " + e);
         }
+    }
+
+    /** The perf sampler, or null with one problem saying why there are no CPU samples or hard faults. */
+    private static PerfSampler startPerf(KernelFlagPlan plan, int pid, KernelRecordSink sink) {
+        try {
+            return PerfSampler.start(plan, pid, CpuList.online(), sink);
+        } catch (Throwable e) { // PerfSampler.start closed what it opened; the rest of kernel= goes on
+            sink.notice(SessionNotice.PROBLEM, perfFlags(plan) + ": no " + (plan.profile ? "CPU samples" : "")
+                    + (plan.profile && plan.hardFaults ? " and no " : "") + (plan.hardFaults ? "hard faults" : "")
+                    + ": " + (e instanceof IOException ? e.getMessage() : e.toString()), KernelRecordSink.NOW);
+            return null;
+        }
+    }
+
+    private static LinuxKernelCollector started(KernelFlagPlan plan, KernelRecordSink sink, EvidenceTranslator translator,
+                                                FileIoTracker files, TracefsSession tracefs, PerfSampler perf,
+                                                TracefsLocator.Found found, DiskNumbers disks) {
         LinuxKernelCollector c = new LinuxKernelCollector(sink, translator, files, tracefs, perf);
+        File root = found.root;
         if (found.mountedByUs) {
             sink.notice(SessionNotice.NOTE, "tracefs was not mounted: mounted it at " + root + " (left mounted)",
                     KernelRecordSink.NOW);
@@ -240,17 +265,29 @@ public final class LinuxKernelCollector {
                     + " faults, of every process, dropped by full perf rings)" : "")
                     + "; thread states near the gaps are uncertain", KernelRecordSink.NOW);
         }
-        long cpu = tracefs.pollerCpuNanos();
-        long perfCpu = perf == null ? 0 : perf.cpuNanos();
-        cpu = cpu < 0 || perfCpu < 0 ? -1 : cpu + perfCpu;
         long records = records();
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
-        stopped = records + " kernel records, " + lost + " kernel events lost"
-                + (cpu >= 0 ? String.format(Locale.ROOT, ", collector CPU %.0f ms (%.1f%% of a core over %.1f s)",
-                cpu / 1e6, seconds > 0 ? 100.0 * cpu / 1e9 / seconds : 0.0, seconds) : "")
-                + (perf != null && perfCpu >= 0 ? String.format(Locale.ROOT, "; perf poller %.0f ms, %d samples and faults"
-                + " written", perfCpu / 1e6, perf.counters.written) : "");
+        stopped = records + " kernel records, " + lost + " kernel events lost" + cpuFigures(tracefs.pollerCpuNanos(),
+                perf == null ? 0 : perf.cpuNanos(), perf != null, perf == null ? 0 : perf.counters.written, seconds);
         return stopped;
+    }
+
+    /**
+     * The stop line's CPU part: the pollers' CPU time over the session's {@code seconds}, what is known of it (a
+     * poller's that cannot be read, -1, is said to be left out rather than hiding the others'); "" when none is known.
+     */
+    static String cpuFigures(long tracefsCpu, long perfCpu, boolean perf, long perfWritten, double seconds) {
+        boolean perfKnown = !perf || perfCpu >= 0;
+        if (tracefsCpu < 0 && !(perf && perfKnown)) {
+            return "";
+        }
+        long cpu = Math.max(0, tracefsCpu) + (perf && perfKnown ? perfCpu : 0);
+        String unknown = tracefsCpu < 0 ? " without the tracefs pollers', unknown" : !perfKnown
+                ? " without the perf poller's, unknown" : "";
+        return String.format(Locale.ROOT, ", collector CPU %.0f ms (%.1f%% of a core over %.1f s)%s", cpu / 1e6,
+                seconds > 0 ? 100.0 * cpu / 1e9 / seconds : 0.0, seconds, unknown)
+                + (perf && perfKnown ? String.format(Locale.ROOT, "; perf poller %.0f ms, %d samples and faults written",
+                perfCpu / 1e6, perfWritten) : "");
     }
 
     /** Page and decoder counters, for diagnostics and tests. */

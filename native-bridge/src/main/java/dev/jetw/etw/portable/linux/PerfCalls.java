@@ -13,7 +13,7 @@ import java.util.Locale;
  * The C library calls perf events need, made through the JDK's own native linker (java.lang.foreign, final in
  * Java 22, reached by reflection in {@link FfmDowncalls} so that this compiles at release 8): {@code
  * syscall(SYS_perf_event_open, ...)} (glibc has no wrapper), {@code mmap}, {@code munmap}, {@code ioctl},
- * {@code close}. No native file of jetw's is involved, and JNA is never loaded (docs/agent-dist.md: its library
+ * {@code close}, {@code read}. No native file of jetw's is involved, and JNA is never loaded (docs/agent-dist.md: its library
  * is extracted where other users may write).
  *
  * <p>{@code syscall} and {@code ioctl} are variadic in C; they are called with a fixed descriptor of {@code long}
@@ -32,6 +32,20 @@ final class PerfCalls {
     private static final int PROT_WRITE = 2;
     private static final int MAP_SHARED = 1;
     private static final long PERF_FLAG_FD_CLOEXEC = 8;
+    static final int ENODEV = 19;
+    static final int EINVAL = 22;
+    static final int EMFILE = 24;
+
+    /** A call the kernel refused, with its errno. */
+    static final class Refused extends IOException {
+        private static final long serialVersionUID = 1L;
+        final int errno;
+
+        Refused(String call, int errno) {
+            super(call + " refused: errno " + errno + errnoName(errno));
+            this.errno = errno;
+        }
+    }
 
     private final long syscallNumber;
     private final FfmDowncalls ffm;
@@ -41,7 +55,10 @@ final class PerfCalls {
     private final MethodHandle munmap;
     private final MethodHandle ioctl;
     private final MethodHandle close;
+    private final MethodHandle read;
     private final MethodHandle acquireFence;
+    /** Reference.reachabilityFence (Java 9+): keeps a buffer whose address a downcall was given alive until it returned. */
+    private final MethodHandle reachabilityFence;
     private final MethodHandle fullFence;
     final int pageSize;
 
@@ -56,6 +73,7 @@ final class PerfCalls {
         this.munmap = ffm.downcall(symbol(ffm, "munmap"), int.class, long.class, long.class);
         this.ioctl = ffm.downcallWithErrno(symbol(ffm, "ioctl"), errno, int.class, int.class, long.class, long.class);
         this.close = ffm.downcall(symbol(ffm, "close"), int.class, int.class);
+        this.read = ffm.downcallWithErrno(symbol(ffm, "read"), errno, long.class, int.class, long.class, long.class);
         MethodHandle getpagesize = ffm.downcall(symbol(ffm, "getpagesize"), int.class);
         try {
             this.pageSize = (int) getpagesize.invokeExact();
@@ -68,6 +86,8 @@ final class PerfCalls {
         MethodType fence = MethodType.methodType(void.class);
         this.acquireFence = MethodHandles.publicLookup().findStatic(varHandle, "acquireFence", fence);
         this.fullFence = MethodHandles.publicLookup().findStatic(varHandle, "fullFence", fence);
+        this.reachabilityFence = MethodHandles.publicLookup().findStatic(java.lang.ref.Reference.class,
+                "reachabilityFence", MethodType.methodType(void.class, Object.class));
     }
 
     private static long symbol(FfmDowncalls ffm, String name) throws ReflectiveOperationException {
@@ -133,7 +153,10 @@ final class PerfCalls {
         }
     }
 
-    /** perf_event_open(attr, pid, cpu, -1, FD_CLOEXEC): the new descriptor; IOException with errno when refused. */
+    /**
+     * perf_event_open(attr, pid, cpu, -1, FD_CLOEXEC): the new descriptor; {@link Refused} with errno when refused.
+     * {@code attr} is kept reachable until the call returned: the kernel reads it through its bare address.
+     */
     int perfEventOpen(ByteBuffer attr, int pid, int cpu) throws IOException {
         long fd;
         try {
@@ -141,11 +164,45 @@ final class PerfCalls {
                     PERF_FLAG_FD_CLOEXEC);
         } catch (Throwable e) {
             throw new IOException("perf_event_open: " + e, e);
+        } finally {
+            keepReachable(attr);
         }
         if (fd < 0) {
-            throw new IOException("perf_event_open refused: errno " + errno.errno() + errnoName(errno.errno()));
+            throw new Refused("perf_event_open", errno.errno());
         }
         return (int) fd;
+    }
+
+    /**
+     * read(2) of an event opened with read_format {@link PerfEventAttr#FORMAT_LOST}: {@code u64 value, lost}, the
+     * second the samples the kernel could not write into the ring (every one, whether a LOST record reported it yet
+     * or not).
+     */
+    long lostSamples(int fd) throws IOException {
+        ByteBuffer values = ByteBuffer.allocateDirect(16).order(java.nio.ByteOrder.nativeOrder());
+        long n;
+        try {
+            n = (long) read.invokeExact(fd, ffm.addressOf(values), 16L);
+        } catch (Throwable e) {
+            throw new IOException("read: " + e, e);
+        } finally {
+            keepReachable(values);
+        }
+        if (n < 0) {
+            throw new Refused("read of a perf event", errno.errno());
+        }
+        if (n != 16) {
+            throw new IOException("read of a perf event gave " + n + " bytes, not value and lost (16)");
+        }
+        return values.getLong(8);
+    }
+
+    private void keepReachable(Object o) {
+        try {
+            reachabilityFence.invokeExact(o);
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The {@code length} bytes of {@code fd}'s ring mapped read-write (the reader stores data_tail); its address. */
@@ -157,7 +214,7 @@ final class PerfCalls {
             throw new IOException("mmap: " + e, e);
         }
         if (at == -1L) {
-            throw new IOException("mmap of a perf ring refused: errno " + errno.errno() + errnoName(errno.errno()));
+            throw new Refused("mmap of a perf ring", errno.errno());
         }
         return at;
     }
@@ -218,18 +275,26 @@ final class PerfCalls {
         }
     }
 
-    private static String errnoName(int errno) {
+    /** What a system-wide per-CPU event needs (kernel/events/core.c, perf_allow_cpu). */
+    static final String PERMISSION = "a per-CPU event needs root, CAP_PERFMON (CAP_SYS_ADMIN before Linux 5.8) or"
+            + " /proc/sys/kernel/perf_event_paranoid at 0 or below";
+
+    static String errnoName(int errno) {
         switch (errno) {
             case 1:
-                return " (EPERM: needs root or CAP_PERFMON; see /proc/sys/kernel/perf_event_paranoid)";
+                return " (EPERM: " + PERMISSION + ")";
             case 13:
-                return " (EACCES: needs root or CAP_PERFMON; see /proc/sys/kernel/perf_event_paranoid)";
+                return " (EACCES: " + PERMISSION + ")";
             case 2:
                 return " (ENOENT: this kernel has no such software event)";
             case 19:
                 return " (ENODEV: the CPU is offline)";
             case 22:
-                return " (EINVAL)";
+                return " (EINVAL: an argument this kernel does not accept: a CPU it does not have, or, likely when"
+                        + " every CPU refuses, a kernel older than 4.1, which lacks use_clockid, needed to stamp samples"
+                        + " on CLOCK_MONOTONIC)";
+            case 24:
+                return " (EMFILE: the process has no descriptor left; see ulimit -n)";
             case 38:
                 return " (ENOSYS: the kernel was built without CONFIG_PERF_EVENTS)";
             case 12:

@@ -16,7 +16,7 @@ import java.nio.ByteOrder;
  *
  * <p>The sample layouts follow from the attributes ({@link PerfEventAttr}): {@code u64 ip; u32 pid, tid; u64 time}
  * and, for faults, {@code u64 addr}; a LOST record is {@code u64 id, lost} then the sample id ({@code u32 pid, tid;
- * u64 time}).
+ * u64 time}), a LOST_SAMPLES record {@code u64 lost} then the same sample id.
  */
 final class PerfRecordTranslator implements PerfRing.Records {
 
@@ -58,6 +58,8 @@ final class PerfRecordTranslator implements PerfRing.Records {
     private final int pageSize;
     private final KernelRecordSink sink;
     private final Counters counters;
+    /** What this ring's LOST and LOST_SAMPLES records reported: the kernel's count at stop tells what they did not. */
+    long reportedLost;
     private final ByteBuffer payload = ByteBuffer.allocate(KernelPayloads.MAX_FIXED).order(ByteOrder.LITTLE_ENDIAN);
 
     /**
@@ -83,7 +85,7 @@ final class PerfRecordTranslator implements PerfRing.Records {
                 lost(b.getLong(at + 16), b.getLong(at + 32));
                 break;
             case RECORD_LOST_SAMPLES:
-                lost(b.getLong(at + 8), KernelRecordSink.NOW);
+                lost(b.getLong(at + 8), b.getLong(at + 24));
                 break;
             case RECORD_THROTTLE:
                 counters.throttled++; // the kernel lowered the rate: the samples it did not take are not counted by it
@@ -125,6 +127,7 @@ final class PerfRecordTranslator implements PerfRing.Records {
             return;
         }
         counters.lost += count;
+        reportedLost += count;
         sink.lost(count);
         if (counters.gapNotes < MAX_GAP_NOTES) {
             counters.gapNotes++;

@@ -6,7 +6,7 @@ import java.nio.ByteOrder;
 /**
  * Reads one perf event's mmap'd ring (linux/perf_event.h, {@code struct perf_event_mmap_page}): the first page
  * holds data_head (the kernel's write position) at 1024 and data_tail (ours) at 1032, then data_offset and
- * data_size (0 before Linux 4.1: the data then starts at the second page and fills the rest). Positions grow
+ * data_size (Linux 4.1+; no older kernel gets here: it refuses use_clockid, also 4.1, with EINVAL). Positions grow
  * without bound; a record is at {@code position % data_size} and may wrap round the end of the data area, so it is
  * then copied whole into a scratch buffer. Records are 8-byte aligned, so an 8-byte header never wraps.
  *
@@ -43,14 +43,18 @@ final class PerfRing {
     /** Records whose header was malformed (size 0 or beyond the data): the rest of that pass was skipped. */
     long malformed;
 
-    /** {@code ring}: the whole mapping, metadata page first; {@code pageSize} locates the data on old kernels. */
-    PerfRing(ByteBuffer ring, int pageSize, Fences fences) {
+    /** {@code ring}: the whole mapping, metadata page first. */
+    PerfRing(ByteBuffer ring, Fences fences) {
         this.ring = ring.duplicate().order(ByteOrder.nativeOrder());
         this.fences = fences;
         long off = this.ring.getLong(DATA_OFFSET);
         long size = this.ring.getLong(DATA_SIZE);
-        this.dataOffset = off == 0 ? pageSize : (int) off;
-        this.dataSize = size == 0 ? ring.capacity() - pageSize : size;
+        if (off <= 0 || size <= 0 || off + size > ring.capacity()) {
+            throw new IllegalStateException("a perf ring's first page gives data_offset " + off + " and data_size "
+                    + size + " for a mapping of " + ring.capacity() + " bytes");
+        }
+        this.dataOffset = (int) off;
+        this.dataSize = size;
     }
 
     /** The unread bytes as the kernel's data_head shows them now. */

@@ -103,13 +103,8 @@ final class TracefsSession {
     void start() throws IOException {
         try {
             begin();
-        } catch (IOException e) {
+        } catch (Throwable e) { // an Error too (no native thread left for a poller, ...): nothing may stay behind
             translator.discard(); // a failed start records nothing: the pollers' last pass must not write
-            files.discard();
-            abandon();
-            throw e;
-        } catch (RuntimeException e) {
-            translator.discard();
             files.discard();
             abandon();
             throw e;

@@ -65,6 +65,8 @@ class EvidenceTranslatorTest {
     static class Recording implements KernelRecordSink {
         final List<Rec> records = new ArrayList<>();
         final List<SessionNotice> notices = new ArrayList<>();
+        /** The nanoTime each notice was stamped with (NOW as given), in the order of {@link #notices}. */
+        final List<Long> noticeTimes = new ArrayList<>();
         long lost;
 
         @Override
@@ -87,6 +89,7 @@ class EvidenceTranslatorTest {
         @Override
         public void notice(int kind, String text, long nanoTime) {
             notices.add(new SessionNotice(kind, text));
+            noticeTimes.add(nanoTime);
         }
 
         List<Rec> of(int group, int type) {

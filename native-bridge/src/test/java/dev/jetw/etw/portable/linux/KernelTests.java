@@ -36,7 +36,7 @@ public final class KernelTests {
     /**
      * Why perf-event kernel tests (kernel=profile, memory_hard_faults) cannot run here, or null when they can: the
      * kernel tests' gate, Java 22+ on x86_64 or aarch64, and a cpu-clock event perf_event_open(2) accepts on CPU 0
-     * (it needs root or CAP_PERFMON with perf_event_paranoid, and CONFIG_PERF_EVENTS).
+     * (it needs root, CAP_PERFMON or perf_event_paranoid <= 0, and CONFIG_PERF_EVENTS).
      */
     public static String perfUnavailableReason() {
         String kernel = unavailableReason();
@@ -50,7 +50,7 @@ public final class KernelTests {
         try {
             PerfCalls calls = PerfCalls.open();
             int fd = calls.perfEventOpen(PerfEventAttr.sampling(PerfEventAttr.CPU_CLOCK, PerfSampler.SAMPLE_PERIOD_NANOS,
-                    PerfEventAttr.SAMPLE_TID), -1, CpuList.online().get(0));
+                    PerfEventAttr.SAMPLE_TID, 0L), -1, CpuList.online().cpus.get(0));
             calls.close(fd);
             return null;
         } catch (IOException e) {

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * perf samples of this process become SampledProfile and HardFault records byte for byte as the etl-format
  * fixtures lay them out (KernelRecords: the records KernelDecoderTest and WhyCommandTest decode), on the ring's CPU
- * at the sample's time; other processes' samples are skipped; LOST records are counted exactly, with a note.
+ * at the sample's time; other processes' samples are skipped; LOST records are counted exactly, with a note at
+ * their own time.
  */
 class PerfRecordTranslatorTest {
 
@@ -89,6 +90,21 @@ class PerfRecordTranslatorTest {
     }
 
     @Test
+    void aLostSamplesRecordIsStampedWithItsOwnTimeNotNow() {
+        EvidenceTranslatorTest.Recording sink = new EvidenceTranslatorTest.Recording();
+        PerfRecordTranslator.Counters counters = new PerfRecordTranslator.Counters();
+        PerfRecordTranslator t = new PerfRecordTranslator(PerfRecordTranslator.Kind.CPU_SAMPLES, 1, PID, 4096, sink, counters);
+        ByteBuffer lost = ByteBuffer.allocate(32).order(ByteOrder.nativeOrder()); // u64 lost, then u32 pid, tid; u64 time
+        lost.putInt(0, PerfRecordTranslator.RECORD_LOST_SAMPLES).putShort(6, (short) 32);
+        lost.putLong(8, 5).putInt(16, 0).putInt(20, 0).putLong(24, 7_000_000L);
+        t.record(PerfRecordTranslator.RECORD_LOST_SAMPLES, lost, 0, 32);
+        assertEquals(5, sink.lost);
+        assertEquals(5, t.reportedLost);
+        assertEquals(1, sink.noticeTimes.size());
+        assertEquals(7_000_000L, (long) sink.noticeTimes.get(0), "the record's sample_id time, not NOW");
+    }
+
+    @Test
     void aSampleReadFromARingThatWrappedIsTheSameRecord() {
         ByteBuffer m = PerfRingTest.mapping();
         long start = PerfRingTest.DATA - 8;
@@ -97,7 +113,7 @@ class PerfRecordTranslatorTest {
                 (long) 4250 << 32 | PID, 3_000_000L);
         m.putLong(PerfRing.DATA_HEAD, end);
         EvidenceTranslatorTest.Recording sink = new EvidenceTranslatorTest.Recording();
-        new PerfRing(m, PerfRingTest.PAGE, new PerfRingTest.CountingFences()).drain(new PerfRecordTranslator(
+        new PerfRing(m, new PerfRingTest.CountingFences()).drain(new PerfRecordTranslator(
                 PerfRecordTranslator.Kind.CPU_SAMPLES, 0, PID, 4096, sink, new PerfRecordTranslator.Counters()));
         assertEquals(1, sink.records.size());
         assertArrayEquals(KernelRecords.sample(3_000_000L, 0x401000L, 4250), asWritten(sink.records.get(0)));

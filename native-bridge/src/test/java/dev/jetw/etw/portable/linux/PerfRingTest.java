@@ -2,6 +2,8 @@ package dev.jetw.etw.portable.linux;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -12,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The perf ring reader on synthetic bytes laid out as the kernel writes them (perf_event_mmap_page, then the data):
  * records in order, one that wraps round the end of the data area read whole, data_tail given back, the fences in
- * the documented order, LOST records, a malformed header.
+ * the documented order, LOST records, a malformed header, a first page without the data layout.
  */
 class PerfRingTest {
 
@@ -77,7 +79,7 @@ class PerfRingTest {
         end = put(m, end, 9, 4, 5, 6);
         m.putLong(PerfRing.DATA_HEAD, end);
         CountingFences fences = new CountingFences();
-        PerfRing ring = new PerfRing(m, PAGE, fences);
+        PerfRing ring = new PerfRing(m, fences);
         assertEquals(64, ring.unread());
         Seen seen = new Seen();
         assertEquals(2, ring.drain(seen));
@@ -98,7 +100,7 @@ class PerfRingTest {
         end = put(m, end, 2, 7, 12345, 99); // then a LOST record, wholly after the wrap
         m.putLong(PerfRing.DATA_HEAD, end);
         Seen seen = new Seen();
-        PerfRing ring = new PerfRing(m, PAGE, new CountingFences());
+        PerfRing ring = new PerfRing(m, new CountingFences());
         assertEquals(2, ring.drain(seen));
         assertArrayEquals(new long[] {9, 0x1111, 0x2222, 0x3333, 0x4444}, seen.records.get(0));
         assertArrayEquals(new long[] {2, 7, 12345, 99}, seen.records.get(1));
@@ -109,7 +111,7 @@ class PerfRingTest {
     @Test
     void positionsKeepGrowingPastManyWraps() {
         ByteBuffer m = mapping();
-        PerfRing ring = new PerfRing(m, PAGE, new CountingFences());
+        PerfRing ring = new PerfRing(m, new CountingFences());
         long pos = 0;
         Seen seen = new Seen();
         for (int round = 0; round < 100; round++) {
@@ -129,21 +131,17 @@ class PerfRingTest {
         m.putInt(PAGE + (int) end, 9); // a header with size 0
         m.putLong(PerfRing.DATA_HEAD, end + 32);
         Seen seen = new Seen();
-        PerfRing ring = new PerfRing(m, PAGE, new CountingFences());
+        PerfRing ring = new PerfRing(m, new CountingFences());
         assertEquals(1, ring.drain(seen));
         assertEquals(1, ring.malformed);
         assertEquals(end + 32, m.getLong(PerfRing.DATA_TAIL));
     }
 
     @Test
-    void kernelsBefore41PutTheDataAfterTheFirstPage() {
-        ByteBuffer m = ByteBuffer.allocate(PAGE + DATA).order(ByteOrder.nativeOrder()); // data_offset, data_size 0
-        long end = put(m, 0, 9, 42);
-        m.putLong(PerfRing.DATA_HEAD, end);
-        PerfRing ring = new PerfRing(m, PAGE, new CountingFences());
-        assertEquals(DATA, ring.dataSize());
-        Seen seen = new Seen();
-        assertEquals(1, ring.drain(seen));
-        assertArrayEquals(new long[] {9, 42}, seen.records.get(0));
+    void aFirstPageWithoutTheDataLayoutIsRefusedNotGuessed() {
+        // data_offset and data_size are 0 only before Linux 4.1, which refuses use_clockid: such a ring never opens.
+        ByteBuffer m = ByteBuffer.allocate(PAGE + DATA).order(ByteOrder.nativeOrder());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> new PerfRing(m, new CountingFences()));
+        assertTrue(e.getMessage().contains("data_offset 0 and data_size 0"), e.getMessage());
     }
 }

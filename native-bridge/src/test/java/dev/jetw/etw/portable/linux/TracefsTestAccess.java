@@ -29,6 +29,16 @@ public final class TracefsTestAccess {
         };
     }
 
+    /** As {@link #failAfterTracingOn} with an Error, as PollerThreads.start gives when no native thread is left. */
+    public static void failAfterTracingOnWithError(final String message) {
+        TracefsSession.afterTracingOn = new Runnable() {
+            @Override
+            public void run() {
+                throw new OutOfMemoryError("unable to create native thread: " + message);
+            }
+        };
+    }
+
     /** A poller that reads every {@code millis} into scheduler rings of {@code kbPerCpu} KiB (0, 0: the defaults). */
     public static void slowPoller(long millis, int kbPerCpu) {
         TracefsSession.testPollMillis = millis;

@@ -360,4 +360,37 @@ class TracepointDecodingTest {
         assertEquals(90, s.read);
         assertFalse(LinuxKernelCollector.isLinux() && CpuList.possible() < 1);
     }
+
+    @Test
+    void withoutTheOnlineListPerfUsesThePossibleCpusThenProcStatNeverTheAffinityCount() {
+        // Under taskset 2-3 the JVM sees 2 processors: 0..1 would name CPUs it may not even run on.
+        CpuList.Online fromOnline = CpuList.online("0-3\n", "0-7\n", null, 2);
+        assertEquals(java.util.Arrays.asList(0, 1, 2, 3), fromOnline.cpus);
+        assertEquals(null, fromOnline.note);
+        CpuList.Online fromPossible = CpuList.online(null, "0-3\n", null, 2);
+        assertEquals(java.util.Arrays.asList(0, 1, 2, 3), fromPossible.cpus);
+        assertTrue(fromPossible.note.contains("possible CPUs (0-3)"), fromPossible.note);
+        CpuList.Online fromStat = CpuList.online(null, null, "cpu  1 2 3\ncpu0 1 2 3\ncpu2 4 5 6\ncpu3 1 1 1\nintr 5\n", 2);
+        assertEquals(java.util.Arrays.asList(0, 2, 3), fromStat.cpus);
+        assertTrue(fromStat.note.contains("/proc/stat"), fromStat.note);
+        CpuList.Online last = CpuList.online(null, null, null, 2);
+        assertEquals(java.util.Arrays.asList(0, 1), last.cpus);
+        assertTrue(last.note.contains("affinity"), last.note);
+    }
+
+    @Test
+    void theStopLineKeepsTheCpuFigureThatIsKnownWhenTheOtherIsNot() {
+        // A perf poller that failed early left its CPU time unknown: tracefs's pollers' figure still shows.
+        String perfUnknown = LinuxKernelCollector.cpuFigures(50_000_000L, -1, true, 7, 1.0);
+        assertTrue(perfUnknown.contains("collector CPU 50 ms (5.0% of a core over 1.0 s) without the perf poller's,"
+                + " unknown"), perfUnknown);
+        String both = LinuxKernelCollector.cpuFigures(50_000_000L, 20_000_000L, true, 7, 1.0);
+        assertTrue(both.contains("collector CPU 70 ms") && both.contains("perf poller 20 ms, 7 samples"), both);
+        String tracefsUnknown = LinuxKernelCollector.cpuFigures(-1, 20_000_000L, true, 7, 1.0);
+        assertTrue(tracefsUnknown.contains("collector CPU 20 ms") && tracefsUnknown.contains("without the tracefs"),
+                tracefsUnknown);
+        assertEquals("", LinuxKernelCollector.cpuFigures(-1, 0, false, 0, 1.0));
+        assertEquals(", collector CPU 50 ms (5.0% of a core over 1.0 s)",
+                LinuxKernelCollector.cpuFigures(50_000_000L, 0, false, 0, 1.0));
+    }
 }
