@@ -72,6 +72,17 @@ public final class RuntimeEvents {
 
     private void startInBackground(long thresholdNanos) {
         beforeJfrStart.run();
+        synchronized (lock) {
+            if (stopped) {
+                // The agent stopped (a short program's exit) before this thread got to JFR: starting it now would
+                // race with the JVM's death, after which HotSpot refuses JFR and logs three error lines on the
+                // application's stdout ("An attempt was made to start JFR too early ..." : JVMTI is no longer live).
+                starting = false;
+                System.setProperty(RUNNING_PROPERTY, "failed");
+                lock.notifyAll();
+                return;
+            }
+        }
         startSource(thresholdNanos);
         RuntimeEventSource late = null;
         String problemLine;

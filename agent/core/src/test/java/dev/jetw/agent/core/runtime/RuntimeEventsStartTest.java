@@ -80,7 +80,10 @@ class RuntimeEventsStartTest {
             assertTrue(r.awaitStarted(60_000));
             t.join(60_000);
             assertEquals(t, ranOn.get(), "JFR's start ran on the starter thread");
-            assertEquals("none", r.describe(), "a source that came up after the stop is stopped at once");
+            assertEquals("none", r.describe(), "nothing runs after the stop");
+            // Not even tried: at a JVM's exit a JFR start after the stop raced with the JVM's death (HotSpot's
+            // "too early" lines on the application's stdout). Here JFR's part cannot load, so a try would be a problem.
+            assertNull(r.problem(), "no JFR start was tried after the stop");
         } finally {
             release.countDown();
         }
