@@ -193,15 +193,7 @@ final class PagePoller {
             stopping = true;
             wake.notifyAll();
         }
-        boolean ended = true;
-        if (thread != null) {
-            try {
-                thread.join(waitMillis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            ended = !thread.isAlive();
-        }
+        boolean ended = PollerThreads.join(thread, waitMillis);
         List<FileChannel> all = new ArrayList<FileChannel>(pipes);
         all.addAll(stats);
         for (FileChannel c : all) {

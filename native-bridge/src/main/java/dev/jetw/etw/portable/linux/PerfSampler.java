@@ -305,15 +305,7 @@ final class PerfSampler {
             stopping = true;
             wake.notifyAll();
         }
-        boolean ended = true;
-        if (thread != null) {
-            try {
-                thread.join(5000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            ended = !thread.isAlive();
-        }
+        boolean ended = PollerThreads.join(thread, 5000);
         if (!ended) {
             // Its buffers are still read by it: unmapping them under it would crash the JVM. They stay mapped.
             problems.add("the perf poller did not finish its last pass within 5 s; its rings stay mapped");

@@ -49,6 +49,19 @@ final class PollerThreads {
         return thread;
     }
 
+    /** Waits up to {@code millis} for {@code thread} (null: none) to end; true when it has. */
+    static boolean join(Thread thread, long millis) {
+        if (thread == null) {
+            return true;
+        }
+        try {
+            thread.join(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
+    }
+
     /** CPU time {@code thread} used so far, ns; 0 for no thread, -1 when unknown (or once it ended). */
     static long cpuNanos(Thread thread) {
         if (thread == null) {
