@@ -3,6 +3,8 @@ package dev.jetw.analysis.cli;
 import dev.jetw.etl.EtlRecord;
 import dev.jetw.analysis.stats.CallStatistics;
 import dev.jetw.analysis.stats.MethodStats;
+import dev.jetw.analysis.stats.TracingStarts;
+import dev.jetw.etl.EventType;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -15,7 +17,9 @@ import java.util.Locale;
  * {@code methods [--json] [--sort KEY] [--top N] [--thread TID] [--from MS] [--to MS] FILE...}: per
  * method, its finished calls, total and self time, mean, p50/p90/p99 (within 1 %) and max, and the
  * calls that ended by an exception, in one streaming pass ({@link CallStatistics}). A call counts
- * when its thread matches and it started inside the window (milliseconds after the session start).
+ * when its thread matches and it started inside the window (milliseconds after the session start). A method
+ * whose tracing began well after the session start (its Method DC_START: the attach ramp, a class loaded late) says
+ * from when ({@link TracingStarts}): its counts cover only the time since.
  */
 final class MethodsCommand {
 
@@ -34,6 +38,7 @@ final class MethodsCommand {
                 TimeWindow window = o.window(reader.header().startTime());
                 CallStatistics stats = new CallStatistics((tid, start) -> o.threadMatches(tid) && window.contains(start));
                 JetwNames names = new JetwNames();
+                TracingStarts starts = new TracingStarts();
                 Progress progress = Progress.forCommand(err, o, "methods " + f);
                 for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
                     progress.record(reader, 1, 1);
@@ -42,6 +47,7 @@ final class MethodsCommand {
                     if (e == null) {
                         continue;
                     }
+                    noteTracingStart(starts, r, e);
                     if (e.kind == JetwEvent.Kind.CALL_START) {
                         stats.start(r.processId(), r.threadId(), r.instanceId(), r.parentInstanceId(), e.methodId,
                                 r.fileTime());
@@ -54,14 +60,46 @@ final class MethodsCommand {
                 List<MethodStats> list = new ArrayList<>(stats.methods());
                 list.sort(order(o.sort).thenComparingInt(MethodStats::methodId));
                 int top = o.top != null ? o.top : o.json ? Integer.MAX_VALUE : DEFAULT_TEXT_TOP;
+                Begins begins = new Begins(starts, reader.header().startTime(), Math.max(window.from, reader.header().startTime()));
                 if (o.json) {
-                    out.println(json(f, reader.header().loggerName(), stats, list, top, names));
+                    out.println(json(f, reader.header().loggerName(), stats, list, top, names, begins));
                 } else {
-                    out.print(text(f, reader.header().loggerName(), stats, list, top, names, o));
+                    out.print(text(f, reader.header().loggerName(), stats, list, top, names, o, begins));
                 }
             }));
         }
         return status;
+    }
+
+    /** The agent's events tell when each method's tracing began: its DC_STARTs against its calls (TracingStarts). */
+    private static void noteTracingStart(TracingStarts starts, EtlRecord r, JetwEvent e) {
+        if (e.kind == JetwEvent.Kind.METHOD && r.type() == EventType.DC_START) {
+            starts.rundown(e.methodId, r.fileTime());
+        } else if (e.kind == JetwEvent.Kind.CALL_START || e.kind == JetwEvent.Kind.CALL_END) {
+            starts.call(e.methodId, r.fileTime());
+        } else if (e.kind != JetwEvent.Kind.RUNTIME) {
+            starts.event(r.fileTime()); // runtime events carry the JVM's own start times, which may precede the session
+        }
+    }
+
+    /** When the listed methods' tracing began, as the session start and the window say it should be shown. */
+    private static final class Begins {
+        final TracingStarts starts;
+        final long sessionStart;
+        final long from;
+
+        Begins(TracingStarts starts, long sessionStart, long from) {
+            this.starts = starts;
+            this.sessionStart = sessionStart;
+            this.from = from;
+        }
+
+        /** " (traced from +12.3 s)" for a method whose tracing began late, else "". */
+        String textNote(int methodId) {
+            long late = starts.beganLate(methodId, from);
+            return late == TracingStarts.UNKNOWN ? ""
+                    : String.format(Locale.ROOT, "  (traced from +%.1f s)", (late - sessionStart) / 10_000_000.0);
+        }
     }
 
     static Comparator<MethodStats> order(String key) {
@@ -77,7 +115,7 @@ final class MethodsCommand {
     }
 
     private static String text(Path f, String session, CallStatistics stats, List<MethodStats> list, int top,
-                               JetwNames names, CommandOptions o) {
+                               JetwNames names, CommandOptions o, Begins begins) {
         StringBuilder s = new StringBuilder();
         s.append("== ").append(f).append(" (session ").append(session).append("): ").append(stats.calls())
                 .append(" finished calls of ").append(list.size()).append(" methods");
@@ -94,15 +132,23 @@ final class MethodsCommand {
         } else {
             s.append(String.format(Locale.ROOT, "%9s %11s %11s %9s %9s %9s %9s %9s %6s  %s%n", "calls", "total ms",
                     "self ms", "mean ms", "p50 ms", "p90 ms", "p99 ms", "max ms", "exc", "method"));
+            boolean late = false;
             for (int i = 0; i < Math.min(top, list.size()); i++) {
                 MethodStats m = list.get(i);
-                s.append(String.format(Locale.ROOT, "%9d %11s %11s %9s %9s %9s %9s %9s %6d  %s%n", m.calls(),
+                String note = begins.textNote(m.methodId());
+                late |= !note.isEmpty();
+                s.append(String.format(Locale.ROOT, "%9d %11s %11s %9s %9s %9s %9s %9s %6d  %s%s%n", m.calls(),
                         Text.millis(m.total()), Text.millis(m.self()), Text.millis(m.mean()),
                         Text.millis(m.quantile(0.5)), Text.millis(m.quantile(0.9)), Text.millis(m.quantile(0.99)),
-                        Text.millis(m.max()), m.exceptions(), names.method(m.methodId())));
+                        Text.millis(m.max()), m.exceptions(), names.method(m.methodId()), note));
             }
             if (list.size() > top) {
                 s.append("(").append(list.size() - top).append(" more methods; --top N shows more)\n");
+            }
+            if (late) {
+                s.append("traced from +T s: the method's tracing began T s after the session start (its class was"
+                        + " instrumented then: by the attach ramp, or when it loaded); its calls before are not in the"
+                        + " trace\n");
             }
         }
         if (stats.halfSeen() > 0) {
@@ -113,7 +159,7 @@ final class MethodsCommand {
     }
 
     private static String json(Path f, String session, CallStatistics stats, List<MethodStats> list, int top,
-                               JetwNames names) {
+                               JetwNames names, Begins begins) {
         JsonWriter w = new JsonWriter().beginObject();
         w.name("file").value(f.toString()).name("session").value(session);
         w.name("calls").value(stats.calls()).name("halfSeenCalls").value(stats.halfSeen());
@@ -126,7 +172,11 @@ final class MethodsCommand {
                     .name("totalMs").value(m.total() / 10_000.0, 4).name("selfMs").value(m.self() / 10_000.0, 4)
                     .name("meanMs").value(m.mean() / 10_000.0, 4).name("p50Ms").value(m.quantile(0.5) / 10_000.0, 4)
                     .name("p90Ms").value(m.quantile(0.9) / 10_000.0, 4)
-                    .name("p99Ms").value(m.quantile(0.99) / 10_000.0, 4).name("maxMs").value(m.max() / 10_000.0, 4)
+                    .name("p99Ms").value(m.quantile(0.99) / 10_000.0, 4).name("maxMs").value(m.max() / 10_000.0, 4);
+            // When its tracing began (ms after the session start; null: the trace does not say), and whether late.
+            long began = begins.starts.began(m.methodId());
+            w.name("tracedFromMs").value(began == TracingStarts.UNKNOWN ? Double.NaN : (began - begins.sessionStart) / 10_000.0, 1)
+                    .name("tracedLate").value(begins.starts.beganLate(m.methodId(), begins.from) != TracingStarts.UNKNOWN)
                     .endObject();
         }
         w.endArray().endObject();

@@ -56,12 +56,12 @@ final class JetwTraceFixture {
         return concat(id, utf16z(name));
     }
 
-    private static byte[] call(EtlFixtureBuilder b, int type, int tid, double ms, int inst, int parent, byte[] payload) {
+    static byte[] call(EtlFixtureBuilder b, int type, int tid, double ms, int inst, int parent, byte[] payload) {
         return instance(true, type, 4, 0, tid, PID, ts(b, ms), JetwSchema.METHOD_CALL_CLASS, inst, parent,
                 parent == 0 ? null : JetwSchema.METHOD_CALL_CLASS, payload);
     }
 
-    private static byte[] end(int methodId, String exception) {
+    static byte[] end(int methodId, String exception) {
         return concat(u32(methodId), utf16z(exception));
     }
 

@@ -99,4 +99,71 @@ class MethodsCommandTest {
         assertEquals("2", run("methods", "--from", "5", "--to", "5")[0]);
         assertTrue(run("methods", "--sort", "fastest")[2].contains("allowed total, self, calls"));
     }
+
+    /**
+     * An attach ramp: "Early" instrumented at 0.1 ms and called then; "Late" instrumented at 12.3 s (its DC_START) and
+     * called from then on; "Rare" instrumented at 0.1 ms but first called at 13 s (called rarely, not traced late);
+     * "Dumped" called at 1 s whose only DC_START comes at 20 s (a dump's second rundown: when its tracing began is
+     * unknown). Only "Late" says it was traced from +12.3 s.
+     */
+    private Path rampTrace() throws IOException {
+        dev.jetw.etl.EtlFixtureBuilder b = new dev.jetw.etl.EtlFixtureBuilder();
+        b.loggerName = "jetw";
+        b.newBuffer();
+        int inst = 1;
+        Object[][] methods = {{1, "Early", 0.1, 1.0}, {2, "Late", 12_300.0, 12_400.0}, {3, "Rare", 0.1, 13_000.0},
+                {4, "Dumped", 20_000.0, 1_000.0}};
+        for (Object[] m : methods) {
+            int id = (Integer) m[0];
+            b.record(dev.jetw.etl.EtlFixtureBuilder.full(true, dev.jetw.etl.EventType.DC_START, 0, 0, 11, JetwTraceFixture.PID,
+                    JetwTraceFixture.ts(b, (Double) m[2]), dev.jetw.etl.JetwSchema.METHOD_CLASS,
+                    dev.jetw.etl.EtlFixtureBuilder.concat(dev.jetw.etl.EtlFixtureBuilder.u32(id),
+                            dev.jetw.etl.EtlFixtureBuilder.utf16z("com.example." + m[1]),
+                            dev.jetw.etl.EtlFixtureBuilder.utf16z("run"), dev.jetw.etl.EtlFixtureBuilder.utf16z("()V"))));
+            double at = (Double) m[3];
+            for (int call = 0; call < 2; call++, inst++, at += 10) {
+                b.record(JetwTraceFixture.call(b, dev.jetw.etl.EventType.START, 11, at, inst, 0, dev.jetw.etl.EtlFixtureBuilder.u32(id)));
+                b.record(JetwTraceFixture.call(b, dev.jetw.etl.EventType.END, 11, at + 1, inst, 0,
+                        JetwTraceFixture.end(id, "")));
+            }
+        }
+        Path f = tmp.resolve("ramp.etl");
+        Files.write(f, b.build());
+        return f;
+    }
+
+    private static String[] runOn(Path f, String... args) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+        all[args.length] = f.toString();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = EtlTool.run(all, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new String[]{Integer.toString(status), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+    }
+
+    @Test
+    void aMethodInstrumentedLateSaysFromWhenItWasTracedInTextAndJson() throws IOException {
+        Path f = rampTrace();
+        String[] text = runOn(f, "methods");
+        assertEquals("0", text[0], text[2]);
+        List<String> lines = text[1].lines().toList();
+        assertTrue(lines.stream().anyMatch(l -> l.endsWith("com.example.Late.run()V  (traced from +12.3 s)")), text[1]);
+        for (String other : List.of("Early", "Rare", "Dumped")) {
+            assertTrue(lines.stream().anyMatch(l -> l.endsWith("com.example." + other + ".run()V")), other + ": " + text[1]);
+        }
+        assertTrue(text[1].contains("traced from +T s: the method's tracing began T s after the session start"), text[1]);
+
+        Map<String, Map<String, Object>> json = byMethod(runOn(f, "methods", "--json")[1]);
+        assertEquals(Boolean.TRUE, json.get("com.example.Late.run()V").get("tracedLate"));
+        assertEquals(12_300.0, d(json.get("com.example.Late.run()V"), "tracedFromMs"), 1e-9);
+        assertEquals(Boolean.FALSE, json.get("com.example.Rare.run()V").get("tracedLate"));
+        assertEquals(0.1, d(json.get("com.example.Rare.run()V"), "tracedFromMs"), 1e-9);
+        assertEquals(Boolean.FALSE, json.get("com.example.Dumped.run()V").get("tracedLate"));
+        assertEquals(null, json.get("com.example.Dumped.run()V").get("tracedFromMs"), "a call before its only DC_START");
+
+        // Counted from a window that starts after the late start, nothing began late within it.
+        String[] window = runOn(f, "methods", "--from", "12350");
+        assertTrue(window[1].contains("com.example.Late.run()V\n"), window[1]);
+        assertTrue(!window[1].contains("traced from"), window[1]);
+    }
 }
