@@ -148,7 +148,7 @@ public final class JetwCli {
             throw new JetwFailure(command + " " + pid, otherUser);
         }
         AttachApi attach = AttachApi.load();
-        String channel = controlChannel(attach, pid);
+        String channel = controlChannel(attach, command, pid);
         if (channel == null) {
             if (!command.equals("attach")) {
                 throw new JetwFailure(command, AgentLauncher.NOT_ATTACHED);
@@ -192,11 +192,11 @@ public final class JetwCli {
     }
 
     /** The target's control channel address, or null when no jetw agent opened one there. */
-    private static String controlChannel(AttachApi attach, String pid) throws JetwFailure {
+    private static String controlChannel(AttachApi attach, String command, String pid) throws JetwFailure {
         try {
             return attach.systemPropertiesOf(pid).getProperty(CONTROL_PROPERTY);
         } catch (JetwFailure failure) {
-            throw explainMissing(attach, pid, failure);
+            throw explainMissing(attach, command, pid, failure);
         }
     }
 
@@ -205,7 +205,7 @@ public final class JetwCli {
         try {
             attach.loadAgent(pid, AgentJar.location(), LISTEN_OPTIONS);
         } catch (JetwFailure failure) {
-            throw explainMissing(attach, pid, failure);
+            throw explainMissing(attach, "attach", pid, failure);
         }
         Properties properties = attach.systemPropertiesOf(pid);
         String channel = properties.getProperty(CONTROL_PROPERTY);
@@ -223,8 +223,11 @@ public final class JetwCli {
         return channel;
     }
 
-    /** Attach failures for a pid that is no JVM at all get a message that says so. */
-    private static JetwFailure explainMissing(AttachApi attach, String pid, JetwFailure failure) {
+    /**
+     * Attach failures for a pid that is no JVM at all get a message that says so, under the command the user typed
+     * (status, detach and dump reach the target through the same attach, but the user did not ask for an attach).
+     */
+    private static JetwFailure explainMissing(AttachApi attach, String command, String pid, JetwFailure failure) {
         try {
             for (AttachApi.Jvm jvm : attach.list()) {
                 if (jvm.pid.equals(pid)) {
@@ -234,7 +237,7 @@ public final class JetwCli {
         } catch (JetwFailure listFailed) {
             return failure;
         }
-        return new JetwFailure("attach " + pid, "no JVM with pid " + pid + " that this user can attach to (" + invocation() + " list shows them); "
+        return new JetwFailure(command + " " + pid, "no JVM with pid " + pid + " that this user can attach to (" + invocation() + " list shows them); "
                 + failure.why(), failure);
     }
 

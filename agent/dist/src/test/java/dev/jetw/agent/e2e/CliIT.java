@@ -47,14 +47,17 @@ class CliIT {
         assertEquals("jetw: unknown command 'frobnicate'", r.stderr().lines().findFirst().orElse(""));
     }
 
-    @Test
-    void attachToAPidThatIsNoJvmFailsWithOneLine() throws Exception {
+    /** Every command that takes a pid names itself, not "attach", when the pid is no JVM (status said "attach PID"). */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"attach", "status", "detach", "dump"})
+    void aPidThatIsNoJvmFailsWithOneLineNamingTheCommand(String command) throws Exception {
         long gone = deadPid();
-        ChildJvm.Result r = ChildJvm.tool("attach", Long.toString(gone), "include=x.**");
+        ChildJvm.Result r = command.equals("attach") ? ChildJvm.tool(command, Long.toString(gone), "include=x.**")
+                : ChildJvm.tool(command, Long.toString(gone));
         assertEquals(1, r.exit(), r.toString());
         List<String> lines = r.stderr().lines().toList();
         assertEquals(1, lines.size(), r.toString());
-        assertTrue(lines.get(0).startsWith("jetw: attach " + gone + ": no JVM with pid " + gone), r.toString());
+        assertTrue(lines.get(0).startsWith("jetw: " + command + " " + gone + ": no JVM with pid " + gone), r.toString());
     }
 
     @Test
