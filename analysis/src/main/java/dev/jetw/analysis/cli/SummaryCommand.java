@@ -164,7 +164,13 @@ final class SummaryCommand {
                 }
                 progress.done();
                 c.finish();
-                List<String> lost = lossProblems(reader.header(), c, filtered);
+                long before = buffersBeforeOldest(reader);
+                if (before > 0) {
+                    c.sessionNotes.add("the file's oldest buffer is number " + (before + 1) + ": the " + before + " buffers"
+                            + " before it are not in this file (a circular file or a buffering ring overwrote them, or they"
+                            + " are in an earlier file of newfile mode); calls begun in them have an END without START");
+                }
+                List<String> lost = lossProblems(reader.header(), c, filtered, before);
                 out.println(o.json ? json(reader, c, lost) : text(reader, c, lost, o.describeFilters()));
                 return lost;
             }));
@@ -173,10 +179,21 @@ final class SummaryCommand {
     }
 
     /**
-     * Loss the file itself declares (the logfile header's EventsLost / BuffersLost) and jetw calls
-     * whose START and END counts differ (END lost, or calls still running when the session stopped).
+     * Data buffers that the file's SequenceNumbers say came before its oldest one: the buffers a wrapped circular file
+     * or a buffering ring overwrote (their numbering goes on past them), 0 when the file starts at the first.
      */
-    static List<String> lossProblems(EtlLogfileInfo h, Counts c, boolean filtered) {
+    static long buffersBeforeOldest(EtlReader reader) {
+        List<dev.jetw.etl.EtlBufferInfo> buffers = reader.buffers();
+        return buffers.size() > 1 ? Math.max(0, buffers.get(1).sequenceNumber() - 1) : 0;
+    }
+
+    /**
+     * Loss the file itself declares (the logfile header's EventsLost / BuffersLost) and jetw calls
+     * whose START and END counts differ (END lost, or calls still running when the session stopped). More ENDs than
+     * STARTs in a file whose oldest buffers were overwritten ({@code buffersBefore} &gt; 0) is no loss: those calls
+     * began in the buffers a circular file or a ring overwrote by design (a note says so).
+     */
+    static List<String> lossProblems(EtlLogfileInfo h, Counts c, boolean filtered, long buffersBefore) {
         List<String> out = new ArrayList<>();
         for (String p : c.sessionProblems) {
             out.add("session: " + p);
@@ -186,7 +203,7 @@ final class SummaryCommand {
                     + " events and " + Integer.toUnsignedString(h.buffersLost())
                     + " buffers were lost while tracing; they are in no buffer of this file");
         }
-        if (c.callStarts != c.callEnds && !filtered) {
+        if (c.callStarts != c.callEnds && !filtered && !(buffersBefore > 0 && c.callEnds > c.callStarts)) {
             out.add("unbalanced jetw calls: " + c.callStarts + " START and " + c.callEnds + " END events ("
                     + (c.callStarts > c.callEnds ? (c.callStarts - c.callEnds) + " calls without END: still running at"
                     + " stop, or their END was lost" : (c.callEnds - c.callStarts) + " ENDs without START: START lost")
