@@ -297,6 +297,10 @@ final class Agent {
         if (options.hotMethods != null) {
             sb.append(", ").append(exclusion.knownExcludedCount()).append(" of them from hotMethods= (never instrumented)");
         }
+        if (exclusion.attachExcludedCount() > 0) {
+            // Not adaptive: the attach ramp saw them running hot (docs/attach-ramp.md); without this they read as hot-short.
+            sb.append(", ").append(exclusion.attachExcludedCount()).append(" of them running hot at attach (never traced)");
+        }
         if (remover != null) {
             sb.append(", ").append(remover.classesRetransformed()).append(" classes retransformed without their advice")
                     .append(remover.waiting(System.nanoTime()));

@@ -88,6 +88,12 @@ class AttachRampIT {
 
             // Status answers while the ramp goes on.
             String ramp = ChildJvm.awaitRampDone(pid);
+            if (!"skip".equals(attachHot)) {
+                // The methods left out as running hot are excluded, and status says why (it called them "adaptive: hot and short").
+                ChildJvm.Result status = ChildJvm.tool("status", pid);
+                assertTrue(status.stdout().contains("methods excluded:    4 (adaptive: hot and short), 4 of them running hot at attach"
+                        + " (never traced)"), status.toString());
+            }
 
             int from = target.stdoutLineCount();
             target.send("cold");

@@ -109,6 +109,7 @@ public final class AdaptiveExclusion {
     private int excludedCount;
     private int thresholdedCount;
     private int knownExcludedCount;
+    private int attachExcludedCount;
     private int knownThresholdedCount;
 
     /** {@code enabled=false}: every method starts kept, nothing is timed for this. */
@@ -154,6 +155,8 @@ public final class AdaptiveExclusion {
             excludedCount++;
             if (!decision.reason.equals(JetwSchema.EXCLUSION_RUNNING_AT_ATTACH)) {
                 knownExcludedCount++; // status counts the attach ramp's decisions apart (AttachRamp)
+            } else {
+                attachExcludedCount++;
             }
             return true;
         }
@@ -304,6 +307,11 @@ public final class AdaptiveExclusion {
 
     public synchronized int excludedCount() {
         return excludedCount;
+    }
+
+    /** Of {@link #excludedCount()}, the methods the attach ramp found running hot (never traced in this session). */
+    public synchronized int attachExcludedCount() {
+        return attachExcludedCount;
     }
 
     /** Hot methods given {@link #HOT_THRESHOLD_NANOS}. */
