@@ -158,6 +158,16 @@ public final class AgentMain {
         }
     }
 
+    /** What the options will not do as a user may expect: the session's warnings, includes that can select nothing. */
+    static List<String> warnings(AgentOptions o) {
+        List<String> out = new ArrayList<>(o.session.warnings());
+        for (String include : dev.jetw.agent.core.methods.Selection.jdkIncludesWithoutBootstrap(o)) {
+            out.add("include=" + include + " selects nothing: it names JDK classes, which are instrumented only with"
+                    + " bootstrap=true (docs/agent-options.md)");
+        }
+        return out;
+    }
+
     /**
      * The agent starts under the lock; the reply waits for its attach ramp outside it, so that status (the ramp's
      * progress) and detach are answered meanwhile.
@@ -176,7 +186,7 @@ public final class AgentMain {
                     throw new ConfigException(o.command != null ? "command" : "out", o.command != null ? o.command : o.out.toString(),
                             "the attach tool's options take no command= or out=");
                 }
-                warnings = o.session.warnings();
+                warnings = warnings(o);
                 started = start(o, channelInst, null, options, Agent.Start.ATTACH_RAMP);
             } catch (Throwable t) {
                 String reply = failureLine(t);
@@ -241,7 +251,7 @@ public final class AgentMain {
         if (repeated != null) {
             return repeated;
         }
-        for (String w : o.session.warnings()) {
+        for (String w : warnings(o)) {
             System.err.println("jetw: warning: " + w);
         }
         Agent started = start(o, inst, backend, options, when);

@@ -127,6 +127,17 @@ class PortableTraceTest {
         assertTrue(!Files.exists(dir.resolve("bad.etl")), "no session was started");
     }
 
+    /** An include of JDK classes without bootstrap=true selects nothing: one warning line says so (it said nothing). */
+    @Test
+    void anIncludeOfJdkClassesWithoutBootstrapIsWarnedAbout() throws Exception {
+        Child child = runChild("backend=portable,file=" + dir.resolve("jdk.etl") + ",include=java.util.**;testapp.Calls");
+        assertEquals(0, child.exit, child.toString());
+        assertEquals(Arrays.asList("result 116"), child.stdout, child.toString());
+        assertEquals("jetw: warning: include=java.util.** selects nothing: it names JDK classes, which are instrumented only"
+                + " with bootstrap=true (docs/agent-options.md)", child.stderr.get(0), child.toString());
+        assertEquals(1, child.stderr.stream().filter(l -> l.startsWith("jetw: warning:")).count(), "testapp.Calls is no JDK class: " + child);
+    }
+
     private static List<String> sortedWithPrefix(String prefix, java.util.Collection<String> names) {
         List<String> out = new ArrayList<>();
         for (String n : names) {

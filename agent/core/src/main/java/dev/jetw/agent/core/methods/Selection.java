@@ -317,6 +317,26 @@ public final class Selection {
         return false;
     }
 
+    /**
+     * The include patterns that select nothing because they name JDK packages only (their literal prefix is one) while
+     * bootstrap=false leaves JDK classes alone: said at start, else {@code include=java.util.**} traces nothing without
+     * a word (docs/agent-options.md, bootstrap=).
+     */
+    public static List<String> jdkIncludesWithoutBootstrap(AgentOptions options) {
+        List<String> out = new java.util.ArrayList<>();
+        for (Rule r : options.rules) {
+            if (!options.bootstrap && r.pattern != null) {
+                for (String p : JDK_PACKAGES) {
+                    if (r.pattern.namesExplicitly(p)) {
+                        out.add(r.pattern.toString());
+                        break;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     static String jdkPrefix(String className) {
         for (String p : JDK_PACKAGES) {
             if (className.startsWith(p)) {
