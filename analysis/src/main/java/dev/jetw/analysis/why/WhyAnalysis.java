@@ -343,8 +343,9 @@ public final class WhyAnalysis {
                         + " by jvm=, or none lasted jvmThreshold)");
             }
         } else {
-            notes.add("no JVM runtime events in this trace (agent option jvm=none?): GC pauses, safepoints, lock"
-                    + " contention and parking cannot be told");
+            // The agent's default families are on unless jvm= said otherwise; a short run may have none over jvmThreshold.
+            notes.add("no JVM runtime events in this trace (not enabled by jvm=, or none lasted jvmThreshold): GC pauses,"
+                    + " safepoints, lock contention and parking cannot be told");
         }
         return new Breakdown(c.call, c.children.coveredWithin(c.call.start, c.call.end), c.children.size(),
                 c.kernelThreadId, states, wakers, samples, disk, faults, fileIo, jvm, notes);
