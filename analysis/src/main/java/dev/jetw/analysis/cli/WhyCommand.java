@@ -122,6 +122,11 @@ final class WhyCommand {
             }
         }
         s.traced.resolve(s.ids);
+        if (!s.traced.isEmpty()) {
+            // The traced processes' threads, as the Perfetto export's CPU-state tracks (KernelTracks) count them.
+            java.util.Set<Integer> processes = s.traced.processes();
+            s.contents.countSwitchInsOf(tid -> s.traced.ofKernelThread(tid) >= 0 || processes.contains(s.kernelNames.processId(tid)));
+        }
         return s;
     }
 

@@ -42,6 +42,15 @@ public final class TracedThreads {
         return threads.isEmpty();
     }
 
+    /** The processes of the threads with jetw calls. */
+    public Set<Integer> processes() {
+        Set<Integer> out = new HashSet<>();
+        for (long k : threads) {
+            out.add(processOf(k));
+        }
+        return out;
+    }
+
     public static long key(int pid, int headerTid) {
         return (long) pid << 32 | (headerTid & 0xFFFFFFFFL);
     }

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * wakers: holder 6 ms (in Lock.release at 18), G1 Conc#0 3, an interrupt 2, lib-spinner 2
  * </pre>
  *
- * The kernel events are in two buffers read out of time order. With {@code portable}, jetw's records
+ * Thread 9999, of another process, leaves its CPU at 2 and 3 (its switch-ins are not in the trace: not counted). The kernel events are in two buffers read out of time order. With {@code portable}, jetw's records
  * carry Java thread ids (1, 2) as the portable backend writes them, and JVM park events give their OS ids.
  */
 class WhyWakersTest {
@@ -94,6 +94,10 @@ class WhyWakersTest {
         b.record(cswitch(ts(b, 36), 5000, 0, WAITING, 0));
         b.newBuffer();
         b.record(KernelRecords.setName(ts(b, 1), PID, 7000, "G1 Conc#0"));
+        // A thread of another process, seen only when it leaves its CPU: its switch-ins are not in the trace, and are
+        // not counted missing (only the traced threads' are).
+        b.record(cswitch(ts(b, 2), 0, 9999, WAITING, 6));
+        b.record(cswitch(ts(b, 3), 0, 9999, WAITING, 6));
         b.record(KernelRecords.thread(ts(b, 1), 3, PID, 8000, "lib-spinner"));
         b.record(cswitch(ts(b, 5), 5000, 0, WAITING, 0));
         b.record(cswitch(ts(b, 12), 0, 5000, WAITING, 6));
