@@ -38,7 +38,7 @@ final class MethodsCommand {
                 TimeWindow window = o.window(reader.header().startTime());
                 CallStatistics stats = new CallStatistics((tid, start) -> o.threadMatches(tid) && window.contains(start));
                 JetwNames names = new JetwNames();
-                TracingStarts starts = new TracingStarts();
+                TracingStarts starts = new TracingStarts(reader.header().startTime());
                 Progress progress = Progress.forCommand(err, o, "methods " + f);
                 for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
                     progress.record(reader, 1, 1);
@@ -60,11 +60,10 @@ final class MethodsCommand {
                 List<MethodStats> list = new ArrayList<>(stats.methods());
                 list.sort(order(o.sort).thenComparingInt(MethodStats::methodId));
                 int top = o.top != null ? o.top : o.json ? Integer.MAX_VALUE : DEFAULT_TEXT_TOP;
-                Begins begins = new Begins(starts, reader.header().startTime(), Math.max(window.from, reader.header().startTime()));
                 if (o.json) {
-                    out.println(json(f, reader.header().loggerName(), stats, list, top, names, begins));
+                    out.println(json(f, reader.header().loggerName(), stats, list, top, names, starts, window.from));
                 } else {
-                    out.print(text(f, reader.header().loggerName(), stats, list, top, names, o, begins));
+                    out.print(text(f, reader.header().loggerName(), stats, list, top, names, o, starts, window.from));
                 }
             }));
         }
@@ -82,24 +81,11 @@ final class MethodsCommand {
         }
     }
 
-    /** When the listed methods' tracing began, as the session start and the window say it should be shown. */
-    private static final class Begins {
-        final TracingStarts starts;
-        final long sessionStart;
-        final long from;
-
-        Begins(TracingStarts starts, long sessionStart, long from) {
-            this.starts = starts;
-            this.sessionStart = sessionStart;
-            this.from = from;
-        }
-
-        /** " (traced from +12.3 s)" for a method whose tracing began late, else "". */
-        String textNote(int methodId) {
-            long late = starts.beganLate(methodId, from);
-            return late == TracingStarts.UNKNOWN ? ""
-                    : String.format(Locale.ROOT, "  (traced from +%.1f s)", (late - sessionStart) / 10_000_000.0);
-        }
+    /** " (traced from +12.3 s)" for a method whose tracing began late (counted from {@code from}), else "". */
+    private static String tracedFromNote(TracingStarts starts, long from, int methodId) {
+        long late = starts.beganLate(methodId, from);
+        return late == TracingStarts.UNKNOWN ? ""
+                : String.format(Locale.ROOT, "  (traced from +%.1f s)", (late - starts.sessionStart()) / 10_000_000.0);
     }
 
     static Comparator<MethodStats> order(String key) {
@@ -115,7 +101,7 @@ final class MethodsCommand {
     }
 
     private static String text(Path f, String session, CallStatistics stats, List<MethodStats> list, int top,
-                               JetwNames names, CommandOptions o, Begins begins) {
+                               JetwNames names, CommandOptions o, TracingStarts starts, long from) {
         StringBuilder s = new StringBuilder();
         s.append("== ").append(f).append(" (session ").append(session).append("): ").append(stats.calls())
                 .append(" finished calls of ").append(list.size()).append(" methods");
@@ -135,7 +121,7 @@ final class MethodsCommand {
             boolean late = false;
             for (int i = 0; i < Math.min(top, list.size()); i++) {
                 MethodStats m = list.get(i);
-                String note = begins.textNote(m.methodId());
+                String note = tracedFromNote(starts, from, m.methodId());
                 late |= !note.isEmpty();
                 s.append(String.format(Locale.ROOT, "%9d %11s %11s %9s %9s %9s %9s %9s %6d  %s%s%n", m.calls(),
                         Text.millis(m.total()), Text.millis(m.self()), Text.millis(m.mean()),
@@ -159,7 +145,7 @@ final class MethodsCommand {
     }
 
     private static String json(Path f, String session, CallStatistics stats, List<MethodStats> list, int top,
-                               JetwNames names, Begins begins) {
+                               JetwNames names, TracingStarts starts, long from) {
         JsonWriter w = new JsonWriter().beginObject();
         w.name("file").value(f.toString()).name("session").value(session);
         w.name("calls").value(stats.calls()).name("halfSeenCalls").value(stats.halfSeen());
@@ -174,9 +160,9 @@ final class MethodsCommand {
                     .name("p90Ms").value(m.quantile(0.9) / 10_000.0, 4)
                     .name("p99Ms").value(m.quantile(0.99) / 10_000.0, 4).name("maxMs").value(m.max() / 10_000.0, 4);
             // When its tracing began (ms after the session start; null: the trace does not say), and whether late.
-            long began = begins.starts.began(m.methodId());
-            w.name("tracedFromMs").value(began == TracingStarts.UNKNOWN ? Double.NaN : (began - begins.sessionStart) / 10_000.0, 1)
-                    .name("tracedLate").value(begins.starts.beganLate(m.methodId(), begins.from) != TracingStarts.UNKNOWN)
+            long began = starts.began(m.methodId());
+            w.name("tracedFromMs").value(began == TracingStarts.UNKNOWN ? Double.NaN : (began - starts.sessionStart()) / 10_000.0, 1)
+                    .name("tracedLate").value(starts.beganLate(m.methodId(), from) != TracingStarts.UNKNOWN)
                     .endObject();
         }
         w.endArray().endObject();

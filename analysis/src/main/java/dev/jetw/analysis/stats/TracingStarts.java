@@ -23,9 +23,20 @@ public final class TracingStarts {
     /** The value of {@link #began} when the trace does not say when a method's tracing began. */
     public static final long UNKNOWN = Long.MIN_VALUE;
 
+    private final long sessionStart;
     private final Map<Integer, Long> firstRundown = new HashMap<>();
     private final Map<Integer, Long> firstCall = new HashMap<>();
     private long firstEvent = Long.MAX_VALUE;
+
+    /** @param sessionStart the session's start (the logfile header's StartTime), which times are shown from */
+    public TracingStarts(long sessionStart) {
+        this.sessionStart = sessionStart;
+    }
+
+    /** The session's start, which the times of a method's tracing start are shown from. */
+    public long sessionStart() {
+        return sessionStart;
+    }
 
     /** A Method DC_START of {@code methodId} at {@code fileTime}. */
     public void rundown(int methodId, long fileTime) {
@@ -55,13 +66,13 @@ public final class TracingStarts {
     }
 
     /**
-     * {@link #began} when it is more than {@link #LATE_MARGIN} after the later of {@code from} (the session start,
-     * or the start of the window the calls are counted in) and the trace's first event of the agent's (a ring keeps
-     * only its last part); else {@link #UNKNOWN}.
+     * {@link #began} when it is more than {@link #LATE_MARGIN} after the latest of the session start, {@code from}
+     * (the start of the window the calls are counted in; Long.MIN_VALUE for none) and the trace's first event of the
+     * agent's (a ring keeps only its last part); else {@link #UNKNOWN}.
      */
     public long beganLate(int methodId, long from) {
         long began = began(methodId);
-        long reference = Math.max(from, firstEvent == Long.MAX_VALUE ? from : firstEvent);
+        long reference = Math.max(Math.max(sessionStart, from), firstEvent == Long.MAX_VALUE ? sessionStart : firstEvent);
         return began != UNKNOWN && began - reference > LATE_MARGIN ? began : UNKNOWN;
     }
 }

@@ -34,19 +34,28 @@ class SessionDumpTest {
         return java.util.stream.IntStream.range(from, to).boxed().collect(Collectors.toList());
     }
 
-    private void dumpWhileTracing(SessionConfig.Builder config, Path file) throws Exception {
-        String name = TestSupport.uniqueName("dump");
+    /** Starts session {@code name} (no flush timer) with a provider enabled in it, and writes events 0..{@code events}-1. */
+    private ClassicProvider tracing(SessionConfig.Builder config, String name, int events) throws Exception {
         etw.startSession(config.sessionName(name).flushTimerSeconds(0).build());
         ClassicProvider p = TestSupport.enabledProvider(etw, name);
+        emit(p, 0, events);
+        return p;
+    }
+
+    /** Events {@code from}..{@code to}-1 of stream 1, each carrying its number. */
+    private static void emit(ClassicProvider p, int from, int to) {
         EventScratch s = p.newScratch();
-        for (int i = 0; i < 300; i++) {
+        for (int i = from; i < to; i++) {
             TestSupport.emit(p, s, 1, i, 20);
         }
+    }
+
+    private void dumpWhileTracing(SessionConfig.Builder config, Path file) throws Exception {
+        String name = TestSupport.uniqueName("dump");
+        ClassicProvider p = tracing(config, name, 300);
         Path dump = dir.resolve("dump.etl");
         etw.dumpSession(name, dump);
-        for (int i = 300; i < 600; i++) {
-            TestSupport.emit(p, s, 1, i, 20);
-        }
+        emit(p, 300, 600);
         etw.stopSession(name);
         p.close();
         assertEquals(600, p.eventsWritten());
@@ -123,13 +132,8 @@ class SessionDumpTest {
     void aWrappedRingsBuffersLeaveAGapForWhatItOverwrote() throws Exception {
         String name = TestSupport.uniqueName("ringgap");
         Path file = dir.resolve("wrapped.etl");
-        etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).modes(LogFileMode.BUFFERING)
-                .bufferSizeKb(4).minimumBuffers(8).maximumBuffers(8).flushTimerSeconds(0).build());
-        ClassicProvider p = TestSupport.enabledProvider(etw, name);
-        EventScratch s = p.newScratch();
-        for (int i = 0; i < 3000; i++) {
-            TestSupport.emit(p, s, 1, i, 20);
-        }
+        ClassicProvider p = tracing(SessionConfig.builder().logFile(file).modes(LogFileMode.BUFFERING).bufferSizeKb(4)
+                .minimumBuffers(8).maximumBuffers(8), name, 3000);
         Path dump = dir.resolve("dump.etl");
         etw.dumpSession(name, dump);
         etw.stopSession(name);
