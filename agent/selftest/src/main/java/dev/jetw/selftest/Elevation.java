@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Whether this process runs elevated (what kernel flags and mofcomp need). On Windows the token's
  * mandatory label says it: High (S-1-16-12288) or System (S-1-16-16384) integrity is elevated;
- * {@code whoami /groups} (in-box since Vista) lists it. Elsewhere there is no ETW to be elevated for.
+ * {@code whoami /groups} (in-box since Vista) lists it. On Linux the effective user is root (uid 0, from
+ * {@code /proc/self/status}): what {@code kernel=} needs there (tracefs is root's); a root run said "elevated: no".
+ * Elsewhere there is no ETW to be elevated for.
  */
 final class Elevation {
 
@@ -19,10 +21,16 @@ final class Elevation {
     private Elevation() {
     }
 
-    /** TRUE / FALSE on Windows, FALSE elsewhere, null when it could not be found out. */
+    /** TRUE / FALSE on Windows and Linux, FALSE elsewhere, null when it could not be found out. */
     static Boolean current(boolean windows) {
         if (!windows) {
-            return Boolean.FALSE;
+            java.nio.file.Path status = java.nio.file.Paths.get("/proc/self/status");
+            try {
+                return java.nio.file.Files.isReadable(status)
+                        ? rootFromProcStatus(new String(java.nio.file.Files.readAllBytes(status), "UTF-8")) : Boolean.FALSE;
+            } catch (IOException e) {
+                return null;
+            }
         }
         try {
             Process p = new ProcessBuilder("whoami", "/groups").redirectErrorStream(true).start();
@@ -46,6 +54,17 @@ final class Elevation {
             return Boolean.TRUE;
         }
         return text.contains("S-1-16-") ? Boolean.FALSE : null;
+    }
+
+    /** Whether the effective uid on the {@code Uid:} line (real, effective, saved, file system) of /proc/PID/status is 0; null without one. */
+    static Boolean rootFromProcStatus(String text) {
+        for (String line : text.split("\n")) {
+            if (line.startsWith("Uid:")) {
+                String[] ids = line.substring(4).trim().split("\\s+");
+                return ids.length > 1 ? Boolean.valueOf(ids[1].equals("0")) : null;
+            }
+        }
+        return null;
     }
 
     static String readAll(InputStream in) throws IOException {

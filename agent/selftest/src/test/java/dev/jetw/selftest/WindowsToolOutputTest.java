@@ -25,6 +25,19 @@ class WindowsToolOutputTest {
         assertNull(Elevation.fromWhoamiGroups("no label here"));
     }
 
+    /** On Linux the effective uid says it (a root run said "elevated: no"): root is what kernel= needs there. */
+    @Test
+    void linuxRootIsReadFromTheEffectiveUidOfProcSelfStatus() {
+        assertEquals(Boolean.TRUE, Elevation.rootFromProcStatus("Name:\tjava\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"));
+        assertEquals(Boolean.TRUE, Elevation.rootFromProcStatus("Uid:\t1000\t0\t0\t0\n"), "setuid root: effective 0");
+        assertEquals(Boolean.FALSE, Elevation.rootFromProcStatus("Uid:\t0\t1000\t1000\t1000\n"), "effective 1000");
+        assertNull(Elevation.rootFromProcStatus("Name:\tjava\n"));
+        if (System.getProperty("os.name").equals("Linux")) {
+            assertEquals(Boolean.valueOf("root".equals(System.getProperty("user.name"))), Elevation.current(false),
+                    "this JVM's own user");
+        }
+    }
+
     @Test
     void tracerptOutputIsJudgedByTheMofPropertyNames() {
         String event = "<Event><EventData><Data Name=\"MethodId\">100000</Data></EventData></Event>";
