@@ -163,9 +163,14 @@ final class JetwEvent {
         return exclusionCounts[1];
     }
 
-    /** "hot-short: 10000 calls observed, 3 lasting 2000 ns or more" for a MethodExclusion event. */
+    /**
+     * "hot-short: 10000 calls observed, 3 lasting 2000 ns or more" for a MethodExclusion event; "running hot at attach: 0
+     * calls observed" for a decision taken without observing calls (the attach ramp, hotMethods=), whose other counts
+     * mean nothing (it read "0 calls observed, 0 lasting 0 ns or more").
+     */
     String exclusionText() {
-        return text + ": " + exclusionCounts[0] + " calls observed, " + exclusionCounts[1] + " lasting " + exclusionCounts[2]
+        return exclusionCounts[0] == 0 ? text + ": 0 calls observed"
+                : text + ": " + exclusionCounts[0] + " calls observed, " + exclusionCounts[1] + " lasting " + exclusionCounts[2]
                 + " ns or more";
     }
 
