@@ -54,7 +54,6 @@ final class LinkedCallVisitor extends MethodVisitor {
     private final List<Label> covered = new ArrayList<>();
     private Label rangeStart;
     private boolean rangeHasCode;
-    private boolean begun;
 
     LinkedCallVisitor(MethodVisitor delegate, int methodId, int tokenSlot, Object[] initialLocals, boolean expandedFrames) {
         super(OpenedClassReader.ASM_API, delegate);
@@ -68,22 +67,17 @@ final class LinkedCallVisitor extends MethodVisitor {
     }
 
     /**
-     * The entry, at the first visit after the method's own exception table (ASM visits that right after
-     * visitCode), so that the method's handlers stay ahead of the woven ones. A linkage failure of the
-     * invokedynamic (e.g. a StackOverflowError in its bootstrap) is caught and the method runs untraced, token 0.
-     * The nop keeps the frame at {@code body} off the offset of an original frame at the first instruction.
+     * The entry, first in the code: its handler is registered in {@link #visitMaxs}, after the method's own (ASM
+     * visits those right after this), so that they stay ahead of the woven ones. Written here rather than at the
+     * first instruction: a test before every instruction made the JIT inline the entry's writing (ASM's constant pool
+     * work for the invokedynamic) into each visit method of this class, the largest compilations of the weaver
+     * (BENCHMARKS.md §23). A linkage failure of the invokedynamic (e.g. a StackOverflowError in its bootstrap) is
+     * caught and the method runs untraced, token 0. The nop keeps the frame at {@code body} off the offset of an
+     * original frame at the first instruction.
      */
-    private void begin() {
-        if (!begun) {
-            // Out of line: begin() runs before every instruction and stays small enough for the JIT to inline it
-            // into each visit method, where the entry's code (once per method) would not be.
-            emitEntry();
-        }
-    }
-
-    private void emitEntry() {
-        begun = true;
-        super.visitTryCatchBlock(entryStart, entryEnd, entryHandler, THROWABLE);
+    @Override
+    public void visitCode() {
+        super.visitCode();
         super.visitLabel(entryStart);
         super.visitInvokeDynamicInsn("enter", "()J", LINK, methodId);
         super.visitLabel(entryEnd);
@@ -108,7 +102,6 @@ final class LinkedCallVisitor extends MethodVisitor {
     }
 
     private void code() {
-        begin();
         rangeHasCode = true;
     }
 
@@ -132,7 +125,6 @@ final class LinkedCallVisitor extends MethodVisitor {
             return;
         }
         // A return: the exit, with no branch (so no frame here, and nothing assumed about the operand stack).
-        begin();
         closeRange();
         pushMethodId();
         super.visitVarInsn(Opcodes.LLOAD, tokenSlot);
@@ -156,7 +148,6 @@ final class LinkedCallVisitor extends MethodVisitor {
      */
     @Override
     public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
-        begin();
         if ((type == Opcodes.F_NEW) != expandedFrames) {
             throw new IllegalStateException("frame type " + type + " where the frames are " + (expandedFrames ? "" : "not ") + "expanded");
         }
@@ -189,18 +180,6 @@ final class LinkedCallVisitor extends MethodVisitor {
                 throw new IllegalStateException("unknown frame type " + type);
         }
         fullFrame(WovenFrames.withToken(frameLocalCount, frameLocals, tokenSlot), numStack, stack);
-    }
-
-    @Override
-    public void visitLabel(Label label) {
-        begin();
-        super.visitLabel(label);
-    }
-
-    @Override
-    public void visitLineNumber(int line, Label start) {
-        begin();
-        super.visitLineNumber(line, start);
     }
 
     @Override
@@ -282,7 +261,6 @@ final class LinkedCallVisitor extends MethodVisitor {
      */
     @Override
     public void visitMaxs(int maxStack, int maxLocals) {
-        begin();
         if (thrownSlot + 1 > 0xFFFF || maxStack + EXTRA_STACK > 0xFFFF) {
             // The class file's u2 sizes would wrap: the class keeps its original bytes (Byte Buddy reports it).
             throw new IllegalStateException("max_locals " + maxLocals + " or max_stack " + maxStack + " leave no room for the woven locals");
@@ -293,6 +271,7 @@ final class LinkedCallVisitor extends MethodVisitor {
             throw new IllegalStateException("max_locals " + maxLocals + " where the class file's skim read " + tokenSlot);
         }
         closeRange();
+        super.visitTryCatchBlock(entryStart, entryEnd, entryHandler, THROWABLE);
         for (int i = 0; i < covered.size(); i += 2) {
             super.visitTryCatchBlock(covered.get(i), covered.get(i + 1), bodyHandler, THROWABLE);
         }
