@@ -297,6 +297,25 @@ class LinkedCallWeaverTest {
         assertEquals(0, weaver.on(net.bytebuddy.matcher.ElementMatchers.any()).mergeReader(0) & net.bytebuddy.jar.asm.ClassReader.EXPAND_FRAMES);
     }
 
+    /**
+     * The form of the frames changes the StackMapTable only: woven from compressed or from expanded frames, every method
+     * has the same code, exception table and sizes (so the same behaviour and cost when it runs). Compared as the class
+     * files rewritten without their frames into a fresh constant pool.
+     */
+    @Test
+    void bothFormsOfTheFramesWeaveTheSameCode() throws IOException {
+        byte[] compressed = weaving(null, false).weave(Shapes.class.getName(), classFile(Shapes.class));
+        byte[] expanded = weaving(null, true).weave(Shapes.class.getName(), classFile(Shapes.class));
+        assertFalse(Arrays.equals(compressed, expanded), "the frames are written differently");
+        assertTrue(Arrays.equals(withoutFrames(compressed), withoutFrames(expanded)));
+    }
+
+    private static byte[] withoutFrames(byte[] classFile) {
+        net.bytebuddy.jar.asm.ClassWriter writer = new net.bytebuddy.jar.asm.ClassWriter(0);
+        new net.bytebuddy.jar.asm.ClassReader(classFile).accept(writer, net.bytebuddy.jar.asm.ClassReader.SKIP_FRAMES);
+        return writer.toByteArray();
+    }
+
     /** The shapes hold every kind of compressed frame, so that the tests above weave each kind as the class file has it. */
     @Test
     void theShapesHoldEveryKindOfCompressedFrame() throws IOException {
