@@ -75,6 +75,18 @@ public class Shapes {
         return n;
     }
 
+    /** A loop's local goes out of scope after it: the class file's frame there chops it (JVMS chop_frame). */
+    public static int localsChoppedAfterALoop(int n) {
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += i * i;
+        }
+        if (sum > 100) {
+            sum -= 100;
+        }
+        return sum;
+    }
+
     public static int doWhileAtStart(int n) {
         do {
             n--;

@@ -65,7 +65,9 @@ final class DirectWeaving {
         ClassReader reader = OpenedClassReader.of(classFile);
         ClassWriter writer = new ClassWriter(reader, 0);
         Chooser chooser = new Chooser(writer, classFile, annotationsMatter, selection, admission, registry);
-        reader.accept(chooser, ClassReader.EXPAND_FRAMES);
+        // The frames as the class file has them: the woven ones are written from them almost verbatim, where expanded
+        // frames would each go through ASM's recompression (BENCHMARKS.md §23).
+        reader.accept(chooser, 0);
         return chooser.woven == 0 ? null : writer.toByteArray();
     }
 
@@ -141,7 +143,7 @@ final class DirectWeaving {
             }
             Integer slot = maxLocals.get(name + descriptor);
             MethodVisitor weaver = LinkedCallWeaver.weave(registry, mv, internalName, (access & Opcodes.ACC_STATIC) != 0, name,
-                    descriptor, id, slot == null ? -1 : slot);
+                    descriptor, id, slot == null ? -1 : slot, false);
             if (weaver != mv) {
                 woven++;
             }

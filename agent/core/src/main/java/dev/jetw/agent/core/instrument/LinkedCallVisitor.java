@@ -14,8 +14,12 @@ import java.util.List;
  * ({@code invokedynamic enter()J}, its token kept in the local just above the method's own), a
  * {@code Dispatcher.exit} before every return, and a handler over the original code that reports a thrown
  * value and rethrows it. Nothing of the original code moves to another local or changes: the woven locals
- * are appended, and every original stack-map frame gets them appended too. Needs the frames expanded
- * ({@code ClassReader.EXPAND_FRAMES}) and writes every frame it adds in full.
+ * are appended, and every original stack-map frame gets them appended too. Takes the frames as the reader
+ * gives them, in one form per method: expanded ({@code ClassReader.EXPAND_FRAMES}, every frame F_NEW, written
+ * F_NEW) or as the class file has them (compressed: a same frame is passed on as it is, every other frame is
+ * written in full from the locals this visitor tracks). The compressed form is the cheap one: ASM's writer then
+ * copies a frame's entries, where an expanded frame goes through its frame comparison and recompression
+ * (BENCHMARKS.md §23).
  */
 final class LinkedCallVisitor extends MethodVisitor {
 
@@ -35,6 +39,11 @@ final class LinkedCallVisitor extends MethodVisitor {
     private final int thrownSlot;
     /** The locals at the method's first instruction (this and the parameters), expanded. */
     private final Object[] initialLocals;
+    /** The reader expands the frames (every frame F_NEW); else they come as the class file has them. */
+    private final boolean expandedFrames;
+    /** Compressed frames: the original locals at the latest frame (what its same frames and deltas refer to). */
+    private Object[] frameLocals;
+    private int frameLocalCount;
 
     private final Label entryStart = new Label();
     private final Label entryEnd = new Label();
@@ -45,35 +54,36 @@ final class LinkedCallVisitor extends MethodVisitor {
     private final List<Label> covered = new ArrayList<>();
     private Label rangeStart;
     private boolean rangeHasCode;
-    private boolean begun;
 
-    LinkedCallVisitor(MethodVisitor delegate, int methodId, int tokenSlot, Object[] initialLocals) {
+    LinkedCallVisitor(MethodVisitor delegate, int methodId, int tokenSlot, Object[] initialLocals, boolean expandedFrames) {
         super(OpenedClassReader.ASM_API, delegate);
         this.methodId = methodId;
         this.tokenSlot = tokenSlot;
         this.thrownSlot = tokenSlot + 2;
         this.initialLocals = initialLocals;
+        this.expandedFrames = expandedFrames;
+        this.frameLocals = initialLocals;
+        this.frameLocalCount = initialLocals.length;
     }
 
     /**
-     * The entry, at the first visit after the method's own exception table (ASM visits that right after
-     * visitCode), so that the method's handlers stay ahead of the woven ones. A linkage failure of the
-     * invokedynamic (e.g. a StackOverflowError in its bootstrap) is caught and the method runs untraced, token 0.
-     * The nop keeps the frame at {@code body} off the offset of an original frame at the first instruction.
+     * The entry, first in the code: its handler is registered in {@link #visitMaxs}, after the method's own (ASM
+     * visits those right after this), so that they stay ahead of the woven ones. Written here rather than at the
+     * first instruction: a test before every instruction made the JIT inline the entry's writing (ASM's constant pool
+     * work for the invokedynamic) into each visit method of this class, the largest compilations of the weaver
+     * (BENCHMARKS.md §23). A linkage failure of the invokedynamic (e.g. a StackOverflowError in its bootstrap) is
+     * caught and the method runs untraced, token 0. The nop keeps the frame at {@code body} off the offset of an
+     * original frame at the first instruction.
      */
-    private void begin() {
-        if (begun) {
-            return;
-        }
-        begun = true;
-        super.visitTryCatchBlock(entryStart, entryEnd, entryHandler, THROWABLE);
+    @Override
+    public void visitCode() {
+        super.visitCode();
         super.visitLabel(entryStart);
         super.visitInvokeDynamicInsn("enter", "()J", LINK, methodId);
         super.visitLabel(entryEnd);
         super.visitVarInsn(Opcodes.LSTORE, tokenSlot);
         super.visitLabel(body);
-        Object[] locals = WovenFrames.withToken(initialLocals.length, initialLocals, tokenSlot);
-        super.visitFrame(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]);
+        fullFrame(WovenFrames.withToken(initialLocals.length, initialLocals, tokenSlot), 0, new Object[0]);
         super.visitInsn(Opcodes.NOP);
         rangeStart = body;
         rangeHasCode = true;
@@ -92,7 +102,6 @@ final class LinkedCallVisitor extends MethodVisitor {
     }
 
     private void code() {
-        begin();
         rangeHasCode = true;
     }
 
@@ -116,7 +125,6 @@ final class LinkedCallVisitor extends MethodVisitor {
             return;
         }
         // A return: the exit, with no branch (so no frame here, and nothing assumed about the operand stack).
-        begin();
         closeRange();
         pushMethodId();
         super.visitVarInsn(Opcodes.LLOAD, tokenSlot);
@@ -127,26 +135,51 @@ final class LinkedCallVisitor extends MethodVisitor {
         super.visitLabel(rangeStart);
     }
 
+    /** A frame the weaver adds, whole: F_NEW among expanded frames, F_FULL among compressed ones. */
+    private void fullFrame(Object[] locals, int numStack, Object[] stack) {
+        super.visitFrame(expandedFrames ? Opcodes.F_NEW : Opcodes.F_FULL, locals.length, locals, numStack, stack);
+    }
+
+    /**
+     * An original frame, with the woven locals appended. A compressed same frame (F_SAME, F_SAME1) stays as it is:
+     * the frame before it in the woven method (the original one before it, woven, or the frame at {@code body} for the
+     * first) holds the same original locals with the same woven ones appended. A delta (F_APPEND, F_CHOP) cannot stay
+     * one, as the woven locals sit above the ones it adds or removes: it becomes a full frame.
+     */
     @Override
     public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
-        begin();
-        if (type != Opcodes.F_NEW) {
-            throw new IllegalStateException("frames must be expanded (ClassReader.EXPAND_FRAMES), got type " + type);
+        if ((type == Opcodes.F_NEW) != expandedFrames) {
+            throw new IllegalStateException("frame type " + type + " where the frames are " + (expandedFrames ? "" : "not ") + "expanded");
         }
-        Object[] locals = WovenFrames.withToken(numLocal, local, tokenSlot);
-        super.visitFrame(Opcodes.F_NEW, locals.length, locals, numStack, stack);
-    }
-
-    @Override
-    public void visitLabel(Label label) {
-        begin();
-        super.visitLabel(label);
-    }
-
-    @Override
-    public void visitLineNumber(int line, Label start) {
-        begin();
-        super.visitLineNumber(line, start);
+        switch (type) {
+            case Opcodes.F_SAME:
+            case Opcodes.F_SAME1:
+                super.visitFrame(type, numLocal, local, numStack, stack);
+                return;
+            case Opcodes.F_NEW:
+                fullFrame(WovenFrames.withToken(numLocal, local, tokenSlot), numStack, stack);
+                return;
+            case Opcodes.F_FULL:
+                // A copy: ASM's reader fills the same array for each frame it reads.
+                frameLocals = java.util.Arrays.copyOf(local, numLocal);
+                frameLocalCount = numLocal;
+                break;
+            case Opcodes.F_APPEND:
+                Object[] appended = java.util.Arrays.copyOf(frameLocals, frameLocalCount + numLocal);
+                System.arraycopy(local, 0, appended, frameLocalCount, numLocal);
+                frameLocals = appended;
+                frameLocalCount += numLocal;
+                break;
+            case Opcodes.F_CHOP:
+                if (numLocal > frameLocalCount) {
+                    throw new IllegalStateException("a frame chops " + numLocal + " of " + frameLocalCount + " locals");
+                }
+                frameLocalCount -= numLocal;
+                break;
+            default:
+                throw new IllegalStateException("unknown frame type " + type);
+        }
+        fullFrame(WovenFrames.withToken(frameLocalCount, frameLocals, tokenSlot), numStack, stack);
     }
 
     @Override
@@ -228,7 +261,6 @@ final class LinkedCallVisitor extends MethodVisitor {
      */
     @Override
     public void visitMaxs(int maxStack, int maxLocals) {
-        begin();
         if (thrownSlot + 1 > 0xFFFF || maxStack + EXTRA_STACK > 0xFFFF) {
             // The class file's u2 sizes would wrap: the class keeps its original bytes (Byte Buddy reports it).
             throw new IllegalStateException("max_locals " + maxLocals + " or max_stack " + maxStack + " leave no room for the woven locals");
@@ -239,12 +271,13 @@ final class LinkedCallVisitor extends MethodVisitor {
             throw new IllegalStateException("max_locals " + maxLocals + " where the class file's skim read " + tokenSlot);
         }
         closeRange();
+        super.visitTryCatchBlock(entryStart, entryEnd, entryHandler, THROWABLE);
         for (int i = 0; i < covered.size(); i += 2) {
             super.visitTryCatchBlock(covered.get(i), covered.get(i + 1), bodyHandler, THROWABLE);
         }
 
         super.visitLabel(entryHandler);
-        super.visitFrame(Opcodes.F_NEW, initialLocals.length, initialLocals, 1, new Object[] {THROWABLE});
+        fullFrame(initialLocals, 1, new Object[] {THROWABLE});
         super.visitInsn(Opcodes.POP);
         super.visitInsn(Opcodes.LCONST_0);
         super.visitVarInsn(Opcodes.LSTORE, tokenSlot);
@@ -259,7 +292,7 @@ final class LinkedCallVisitor extends MethodVisitor {
         super.visitTryCatchBlock(exitStart, exitEnd, exitFailed, THROWABLE);
         super.visitLabel(bodyHandler);
         Object[] locals = WovenFrames.withToken(0, new Object[0], tokenSlot);
-        super.visitFrame(Opcodes.F_NEW, locals.length, locals, 1, new Object[] {THROWABLE});
+        fullFrame(locals, 1, new Object[] {THROWABLE});
         super.visitVarInsn(Opcodes.ASTORE, thrownSlot);
         super.visitLabel(exitStart);
         pushMethodId();
@@ -273,7 +306,7 @@ final class LinkedCallVisitor extends MethodVisitor {
         super.visitLabel(exitFailed);
         Object[] withThrown = java.util.Arrays.copyOf(locals, locals.length + 1);
         withThrown[locals.length] = THROWABLE;
-        super.visitFrame(Opcodes.F_NEW, withThrown.length, withThrown, 1, new Object[] {THROWABLE});
+        fullFrame(withThrown, 1, new Object[] {THROWABLE});
         super.visitInsn(Opcodes.POP);
         super.visitVarInsn(Opcodes.ALOAD, thrownSlot);
         super.visitInsn(Opcodes.ATHROW);

@@ -36,9 +36,13 @@ final class LinkedCallWeaver implements AsmVisitorWrapper.ForDeclaredMethods.Met
         this.maxLocals = maxLocals;
     }
 
-    /** The weaving of the methods {@code selected} picks out of the class being transformed. */
+    /**
+     * The weaving of the methods {@code selected} picks out of the class being transformed. It asks for no reader
+     * flag: the frames come as the class file has them, the cheap form for ASM's writer, unless another wrapper on
+     * the same class asks for them expanded ({@link #wrap} reads which).
+     */
     AsmVisitorWrapper on(ElementMatcher<? super MethodDescription> selected) {
-        return new AsmVisitorWrapper.ForDeclaredMethods().readerFlags(ClassReader.EXPAND_FRAMES).invokable(selected, this);
+        return new AsmVisitorWrapper.ForDeclaredMethods().invokable(selected, this);
     }
 
     @Override
@@ -50,16 +54,17 @@ final class LinkedCallWeaver implements AsmVisitorWrapper.ForDeclaredMethods.Met
         int slot = maxLocals.maxLocals(type.getName(), method.getInternalName() + method.getDescriptor());
         int id = registry.idOf(type.getName(), method.getInternalName(), method.getDescriptor());
         return weave(registry, methodVisitor, type.getInternalName(), method.isStatic(), method.getInternalName(),
-                method.getDescriptor(), id, slot);
+                method.getDescriptor(), id, slot, (readerFlags & ClassReader.EXPAND_FRAMES) != 0);
     }
 
     /**
      * The weaving of one method with code, for both paths (this wrapper in Byte Buddy's, {@link DirectWeaving}'s own
      * reader): {@code id} its registered id, {@code maxLocals} its original max_locals. Without either the method is
-     * left as it is and the failure counted.
+     * left as it is and the failure counted. {@code expandedFrames}: the reader expands the frames
+     * ({@code ClassReader.EXPAND_FRAMES}).
      */
     static MethodVisitor weave(MethodRegistry registry, MethodVisitor methodVisitor, String ownerInternalName, boolean isStatic,
-                               String name, String descriptor, int id, int maxLocals) {
+                               String name, String descriptor, int id, int maxLocals, boolean expandedFrames) {
         if (maxLocals < 0 || id == 0) {
             Dispatcher.failed(new IllegalStateException("not woven (max_locals " + maxLocals + ", id " + id + "): "
                     + ownerInternalName.replace('/', '.') + "." + name + descriptor));
@@ -68,6 +73,7 @@ final class LinkedCallWeaver implements AsmVisitorWrapper.ForDeclaredMethods.Met
         if (id < MethodEntries.MUTABLE_IDS) {
             registry.markLinked(id); // a higher id cannot be muted: the remover still takes its advice out
         }
-        return new LinkedCallVisitor(methodVisitor, id, maxLocals, WovenFrames.initialLocals(ownerInternalName, isStatic, descriptor));
+        return new LinkedCallVisitor(methodVisitor, id, maxLocals, WovenFrames.initialLocals(ownerInternalName, isStatic, descriptor),
+                expandedFrames);
     }
 }

@@ -8,6 +8,8 @@ import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.utility.OpenedClassReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import testapp.Shapes;
 
 import java.io.IOException;
@@ -31,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The woven linked call advice on methods of awkward shapes ({@link Shapes}): the class passes the verifier
  * (HotSpot verifies a class when it is linked, which {@code getDeclaredMethods} forces: a broken frame fails
  * there), every method returns or throws what it did unwoven, and the handler sees one enter and one exit per
- * call, with the method's id, the token of its enter and the value it threw.
+ * call, with the method's id, the token of its enter and the value it threw. Each with the frames as the class file
+ * has them (the direct path's reader, and Byte Buddy's unless another wrapper asks) and expanded.
  */
 class LinkedCallWeaverTest {
 
@@ -80,9 +83,10 @@ class LinkedCallWeaverTest {
         }
     }
 
-    private static TestWeaving weaving(UnaryOperator<MethodVisitor> below) {
+    /** {@code expandFrames}: the reader expands the frames (another wrapper asked); else they come as in the class file. */
+    private static TestWeaving weaving(UnaryOperator<MethodVisitor> below, boolean expandFrames) {
         return new TestWeaving("include=testapp.Shapes,trivial=trace",
-                ClassFileLocator.ForClassLoader.of(LinkedCallWeaverTest.class.getClassLoader()), below);
+                ClassFileLocator.ForClassLoader.of(LinkedCallWeaverTest.class.getClassLoader()), below, expandFrames);
     }
 
     /** The woven Shapes, defined and linked (so verified). */
@@ -127,14 +131,15 @@ class LinkedCallWeaverTest {
     }
 
     /** Each call: the result as unwoven, and one enter/exit pair with the id and the token. */
-    @Test
-    void everyShapeReturnsWhatItDidAndReportsOneCall() throws Exception {
-        TestWeaving weaving = weaving(null);
+    @ParameterizedTest(name = "expandFrames={0}")
+    @ValueSource(booleans = {false, true})
+    void everyShapeReturnsWhatItDidAndReportsOneCall(boolean expandFrames) throws Exception {
+        TestWeaving weaving = weaving(null, expandFrames);
         Class<?> woven = wovenShapes(weaving);
         Object[][] calls = {
             {"none"}, {"bool", 3}, {"aByte", 300}, {"aChar", 2}, {"aShort", 500}, {"anInt", 6}, {"aLong", 5L},
             {"aFloat", 2f}, {"aDouble", 2d}, {"anObject", 9}, {"anArray", 4},
-            {"mixed", 1L, 2.5d, new int[3], "four", 0.5f}, {"longLocalAtTop", 21}, {"loopAtStart", 40},
+            {"mixed", 1L, 2.5d, new int[3], "four", 0.5f}, {"longLocalAtTop", 21}, {"loopAtStart", 40}, {"localsChoppedAfterALoop", 9},
             {"doWhileAtStart", 5}, {"tryCatchFinally", 4}, {"synchronizedBlock", 2}, {"synchronizedMethod", 5},
             {"tableSwitch", 2}, {"tableSwitch", 9}, {"lookupSwitch", 1 << 20}, {"stringSwitch", "b"}, {"lambda", 6},
             {"uninitializedOnStack", true}, {"uninitializedOnStack", false}, {"earlyReturns", 0}, {"earlyReturns", -5},
@@ -155,9 +160,10 @@ class LinkedCallWeaverTest {
     }
 
     /** A thrown value reaches the exit of every woven frame it passes, and the caller still sees it. */
-    @Test
-    void thrownValuesAreReportedAndRethrown() throws Exception {
-        TestWeaving weaving = weaving(null);
+    @ParameterizedTest(name = "expandFrames={0}")
+    @ValueSource(booleans = {false, true})
+    void thrownValuesAreReportedAndRethrown(boolean expandFrames) throws Exception {
+        TestWeaving weaving = weaving(null, expandFrames);
         Class<?> woven = wovenShapes(weaving);
         Dispatcher.install(recording);
 
@@ -188,9 +194,10 @@ class LinkedCallWeaverTest {
                 "exit " + propagates + " #4 " + propagated), recording.events);
     }
 
-    @Test
-    void nestedAndRecursiveCallsPairUp() throws Exception {
-        TestWeaving weaving = weaving(null);
+    @ParameterizedTest(name = "expandFrames={0}")
+    @ValueSource(booleans = {false, true})
+    void nestedAndRecursiveCallsPairUp(boolean expandFrames) throws Exception {
+        TestWeaving weaving = weaving(null, expandFrames);
         Class<?> woven = wovenShapes(weaving);
         Dispatcher.install(recording);
         assertEquals(same(call(Shapes.class, "fib", 10)), same(call(woven, "fib", 10)));
@@ -215,9 +222,10 @@ class LinkedCallWeaverTest {
     }
 
     /** Without a handler (token 0) the exits return at once and the methods work as unwoven. */
-    @Test
-    void withoutAHandlerNothingIsReportedAndResultsAreUnchanged() throws Exception {
-        Class<?> woven = wovenShapes(weaving(null));
+    @ParameterizedTest(name = "expandFrames={0}")
+    @ValueSource(booleans = {false, true})
+    void withoutAHandlerNothingIsReportedAndResultsAreUnchanged(boolean expandFrames) throws Exception {
+        Class<?> woven = wovenShapes(weaving(null, expandFrames));
         assertEquals(null, Dispatcher.handler());
         assertEquals(same(call(Shapes.class, "wide", 11L)), same(call(woven, "wide", 11L)));
         assertEquals(same(call(Shapes.class, "onlyThrows", "x")), same(call(woven, "onlyThrows", "x")));
@@ -244,8 +252,9 @@ class LinkedCallWeaverTest {
      * The exit call in the body's handler fails (as a StackOverflowError at the edge of the stack would): the method still
      * throws what it threw, not the exit's error.
      */
-    @Test
-    void anExitThatFailsInTheHandlerDoesNotReplaceTheApplicationsThrowable() throws Exception {
+    @ParameterizedTest(name = "expandFrames={0}")
+    @ValueSource(booleans = {false, true})
+    void anExitThatFailsInTheHandlerDoesNotReplaceTheApplicationsThrowable(boolean expandFrames) throws Exception {
         UnaryOperator<MethodVisitor> failingExit = mv -> new MethodVisitor(OpenedClassReader.ASM_API, mv) {
             @Override
             public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
@@ -255,14 +264,15 @@ class LinkedCallWeaverTest {
                 super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
             }
         };
-        Class<?> woven = wovenShapes(weaving(failingExit));
+        Class<?> woven = wovenShapes(weaving(failingExit, expandFrames));
         Dispatcher.install(recording);
         assertEquals("java.lang.IllegalStateException: boom", same(call(woven, "onlyThrows", "boom")));
         assertEquals("java.lang.UnsupportedOperationException: no 2", same(call(woven, "propagates", 2)), "through two woven methods");
     }
 
-    @Test
-    void aBrokenFrameFailsVerification() {
+    @ParameterizedTest(name = "expandFrames={0}")
+    @ValueSource(booleans = {false, true})
+    void aBrokenFrameFailsVerification(boolean expandFrames) {
         UnaryOperator<MethodVisitor> tokenAsFloat = mv -> new MethodVisitor(OpenedClassReader.ASM_API, mv) {
             @Override
             public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
@@ -273,8 +283,56 @@ class LinkedCallWeaverTest {
                 super.visitFrame(type, numLocal, changed, numStack, stack);
             }
         };
-        VerifyError e = assertThrows(VerifyError.class, () -> wovenShapes(weaving(tokenAsFloat)));
+        VerifyError e = assertThrows(VerifyError.class, () -> wovenShapes(weaving(tokenAsFloat, expandFrames)));
         assertFalse(e.getMessage().isEmpty());
+    }
+
+    /**
+     * Byte Buddy's path asks for no expanded frames (ASM's recompression of every frame was the largest compilation of a
+     * short job: BENCHMARKS.md §23); the weaver still takes them expanded when another wrapper asks (the tests above).
+     */
+    @Test
+    void theWeaverAsksForTheFramesAsTheClassFileHasThem() {
+        LinkedCallWeaver weaver = new LinkedCallWeaver(weaving(null, false).registry, (t, m) -> -1);
+        assertEquals(0, weaver.on(net.bytebuddy.matcher.ElementMatchers.any()).mergeReader(0) & net.bytebuddy.jar.asm.ClassReader.EXPAND_FRAMES);
+    }
+
+    /**
+     * The form of the frames changes the StackMapTable only: woven from compressed or from expanded frames, every method
+     * has the same code, exception table and sizes (so the same behaviour and cost when it runs). Compared as the class
+     * files rewritten without their frames into a fresh constant pool.
+     */
+    @Test
+    void bothFormsOfTheFramesWeaveTheSameCode() throws IOException {
+        byte[] compressed = weaving(null, false).weave(Shapes.class.getName(), classFile(Shapes.class));
+        byte[] expanded = weaving(null, true).weave(Shapes.class.getName(), classFile(Shapes.class));
+        assertFalse(Arrays.equals(compressed, expanded), "the frames are written differently");
+        assertTrue(Arrays.equals(withoutFrames(compressed), withoutFrames(expanded)));
+    }
+
+    private static byte[] withoutFrames(byte[] classFile) {
+        net.bytebuddy.jar.asm.ClassWriter writer = new net.bytebuddy.jar.asm.ClassWriter(0);
+        new net.bytebuddy.jar.asm.ClassReader(classFile).accept(writer, net.bytebuddy.jar.asm.ClassReader.SKIP_FRAMES);
+        return writer.toByteArray();
+    }
+
+    /** The shapes hold every kind of compressed frame, so that the tests above weave each kind as the class file has it. */
+    @Test
+    void theShapesHoldEveryKindOfCompressedFrame() throws IOException {
+        java.util.Set<Integer> kinds = new java.util.TreeSet<>();
+        new net.bytebuddy.jar.asm.ClassReader(classFile(Shapes.class)).accept(new net.bytebuddy.jar.asm.ClassVisitor(OpenedClassReader.ASM_API) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+                return new MethodVisitor(OpenedClassReader.ASM_API) {
+                    @Override
+                    public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
+                        kinds.add(type);
+                    }
+                };
+            }
+        }, 0);
+        assertEquals(new java.util.TreeSet<>(Arrays.asList(Opcodes.F_FULL, Opcodes.F_APPEND, Opcodes.F_CHOP, Opcodes.F_SAME, Opcodes.F_SAME1)),
+                kinds);
     }
 
     @Test

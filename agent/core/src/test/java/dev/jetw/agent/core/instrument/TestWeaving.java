@@ -32,9 +32,19 @@ final class TestWeaving {
 
     /** What a chosen method's selection does, or null: registered at once, with no trivial method left out. */
     private final DirectWeaving.Admission admission;
+    private boolean expandFrames;
 
     TestWeaving(String options, ClassFileLocator locator, UnaryOperator<net.bytebuddy.jar.asm.MethodVisitor> below) {
+        this(options, locator, below, false);
+    }
+
+    /**
+     * {@code expandFrames}: another wrapper on the class asks ASM's reader for expanded frames, as one may on Byte
+     * Buddy's path; the weaver then takes and writes them expanded.
+     */
+    TestWeaving(String options, ClassFileLocator locator, UnaryOperator<net.bytebuddy.jar.asm.MethodVisitor> below, boolean expandFrames) {
         this(new Selection(AgentOptions.parse(options)), new MethodRegistry(1_000_000, AgentOptions.parse(options).rules), null, locator, below);
+        this.expandFrames = expandFrames;
     }
 
     /** Byte Buddy's path with the admission {@code admission} (registration, trivial methods), as the agent's selector. */
@@ -65,8 +75,12 @@ final class TestWeaving {
         };
         AsmVisitorWrapper wrapper = weaver.on(selected);
         if (below != null) {
-            wrapper = new AsmVisitorWrapper.ForDeclaredMethods().readerFlags(net.bytebuddy.jar.asm.ClassReader.EXPAND_FRAMES)
+            wrapper = new AsmVisitorWrapper.ForDeclaredMethods()
                     .invokable(selected, (t, m, mv, ctx, p, wf, rf) -> weaver.wrap(t, m, below.apply(mv), ctx, p, wf, rf));
+        }
+        if (expandFrames) {
+            wrapper = new AsmVisitorWrapper.Compound(wrapper,
+                    new AsmVisitorWrapper.ForDeclaredMethods().readerFlags(net.bytebuddy.jar.asm.ClassReader.EXPAND_FRAMES));
         }
         return new ByteBuddy().with(TypeValidation.DISABLED).with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
                 .decorate(type, new ClassFileLocator.Compound(ClassFileLocator.Simple.of(typeName, classFile), locator))
