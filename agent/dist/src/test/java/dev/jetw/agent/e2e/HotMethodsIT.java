@@ -29,7 +29,7 @@ class HotMethodsIT {
         ChildJvm child = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar() + "=" + options), ChildJvm.appClassPath(), HotGetterApp.class);
         int exit = child.waitForExit();
         assertEquals(0, exit, child.toString());
-        assertTrue(child.stdout().contains("sum 300000"), child.toString());
+        assertTrue(child.stdout().contains("sum 900000"), child.toString());
         return new ChildJvm.Result(exit, child.stdout(), String.join("\n", child.stderrLines()));
     }
 
