@@ -23,10 +23,13 @@ import java.util.concurrent.CountDownLatch;
  *     (rarely called), in batches of {@link #BATCH_CLASSES}; then the hot classes (on a running stack or compiled) as
  *     {@code attachHot=} says: together in one last call (defer), in the first call (now) or not at all (skip). Each tier in class-name order. The methods running hot get no advice (the
  *     path {@code hotMethods=} takes: registered, named, excluded from the start);</li>
- * <li>pauses after each batch of those not seen for {@link #PAUSE_PER_BUSY} times as long as it took, at least
+ * <li>pauses after each call for {@link #PAUSE_PER_BUSY} times as long as it took, at least
  *     {@link #MIN_PAUSE_MILLIS} and at most {@link #MAX_PAUSE_MILLIS} ms, so that a busy machine does not stretch the
  *     ramp without end.</li>
  * </ol>
+ * The calls are the ramp's own ({@link #instrumentLoaded}, through {@link Retransformation}: the direct path weaves the
+ * classes, Byte Buddy only those it leaves), not Byte Buddy's redefinition strategy: its discovery, type pool and
+ * matchers were transformation CPU and JIT work at every attach (BENCHMARKS.md §22).
  * Why the hot classes go last: retransforming a class throws away the compiled code of all its methods (the JVM makes
  * new methods, without code) and of every method that inlined one of them, and the application runs that code
  * interpreted until the JIT compiles it again. Why together: the large compiled methods inline many hot classes, so
@@ -199,8 +202,14 @@ public final class AttachRamp implements Runnable {
                 for (int b = 0; b < batches.size() && !stopped; b++) {
                     if (p > 0 || b > 0) {
                         pause(pauseAfter(lastBatchNanos));
+                        if (stopped) {
+                            break; // a detach during the pause
+                        }
                     }
                     retransform(r, batches.get(b));
+                }
+                if (stopped) {
+                    break; // a detach: what the direct path left in this pass is not brought to Byte Buddy only to be restored
                 }
                 for (Class<?> c : r.finishPass()) {
                     tierDone[tierOf(c)]--; // counted done with its batch; Byte Buddy's own call failed

@@ -13,13 +13,17 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * premain's transformer of the classes that load (docs/weaving.md, "The direct path"): the loads
+ * The direct path's transformer: premain's of the classes that load (docs/weaving.md, "The direct path"): the loads
  * {@link FirstMatchTransformer} hands over are woven by {@link DirectWeaving} when they are ordinary class files of
  * Java 7 or later outside a named module of the boot layer; every other one ({@code dev.jetw.api.Jetw}'s API advice,
  * older class files, a class of a named module, which needs the read edge Byte Buddy adds) goes to Byte Buddy's
  * transformer, brought up only then ({@link Fallback}). A class this transformer wove is its own for good: its later
  * retransformations (the adaptive remover's) come here and are woven again from the original bytes the JVM hands over,
  * and Byte Buddy's transformer leaves them alone ({@link #owns}); {@link #reset} restores them.
+ *
+ * <p>At attach ({@code takesLoads}) it takes the class loads from the JVM, tested as the first-match transformer tests
+ * them, and the attach ramp's retransformations ({@link #retransform}: the classes of the call are claimed, woven here,
+ * and its own from then on).
  *
  * <p>What Byte Buddy's listener did is done here: the class joins the set {@link #reset} restores, the rundown is
  * asked to drain (it names the methods just registered), a failure is counted ({@link Dispatcher#failed}) and the

@@ -31,9 +31,10 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
- * Installs the advice with Byte Buddy: retransformation without class-format changes, so it works
- * on classes loaded before attach and {@link #reset} restores their original bytes at detach.
- * Method ids are assigned when a method is selected and bound into the advice as constants.
+ * Installs the instrumentation: the direct path ({@link DirectWeavingTransformer}) for class loads at start-up and for
+ * loads and the ramp's retransformations at attach, Byte Buddy's {@code AgentBuilder} for what it leaves (and for
+ * {@link #install()}); retransformation without class-format changes, so {@link #reset} restores the original bytes at
+ * detach. Method ids are assigned when a method is selected ({@link #admit}, the same on both paths).
  */
 public final class Instrumenter {
 
@@ -146,12 +147,14 @@ public final class Instrumenter {
         @Override
         public void retransform(java.util.List<Class<?>> batch) throws Exception {
             java.util.List<Class<?>> woven = new java.util.ArrayList<>(batch.size());
+            java.util.List<Class<?>> leftHere = new java.util.ArrayList<>();
             for (Class<?> c : batch) {
-                (direct.leavesToByteBuddy(c) ? left : woven).add(c);
+                (direct.leavesToByteBuddy(c) ? leftHere : woven).add(c);
             }
             if (!woven.isEmpty()) {
-                left.addAll(direct.retransform(woven));
+                leftHere.addAll(direct.retransform(woven));
             }
+            left.addAll(leftHere); // only once the call succeeded: a failed call's classes are all counted failed
         }
 
         @Override

@@ -30,12 +30,14 @@ class AttachRampCountsTest {
     private final Selection selection = new Selection(AgentOptions.parse("include=dev.jetw.shapes.**"));
 
     /** A JVM that records each call; {@code failing}: the classes whose call throws. */
-    private static class Recording implements AttachRamp.Retransformation {
+    private static final class Recording implements AttachRamp.Retransformation {
         final List<List<String>> calls = new ArrayList<>();
         final List<String> events = new ArrayList<>();
         final Set<Class<?>> failing = new HashSet<>();
         final List<Class<?>> leftForByteBuddy = new ArrayList<>();
         boolean byteBuddyFails;
+        /** Run after each call that did not throw. */
+        Runnable afterCall = () -> { };
         private final List<Class<?>> loaded;
 
         Recording(Class<?>... loaded) {
@@ -65,6 +67,7 @@ class AttachRampCountsTest {
                     throw new UnsupportedOperationException("class redefinition failed: attempted to change the schema");
                 }
             }
+            afterCall.run();
         }
 
         @Override
@@ -144,13 +147,8 @@ class AttachRampCountsTest {
     @Test
     void aClassByteBuddyFailedOnIsCountedAsFailedNotDone() {
         AttachRamp ramp = ramp(AttachHot.SKIP);
-        Recording jvm = new Recording(Shapes.Plain.class, Shapes.TracedClass.class) {
-            @Override
-            public void retransform(List<Class<?>> batch) {
-                super.retransform(batch);
-                leftForByteBuddy.add(Shapes.TracedClass.class); // say, an older class file
-            }
-        };
+        Recording jvm = new Recording(Shapes.Plain.class, Shapes.TracedClass.class);
+        jvm.afterCall = () -> jvm.leftForByteBuddy.add(Shapes.TracedClass.class); // say, an older class file
         jvm.byteBuddyFails = true;
 
         ramp.instrumentLoaded(jvm);
@@ -162,13 +160,8 @@ class AttachRampCountsTest {
     @Test
     void aDetachStopsBetweenBatches() {
         AttachRamp ramp = ramp(AttachHot.DEFER);
-        Recording jvm = new Recording(Shapes.Plain.class, Shapes.Concrete.class) {
-            @Override
-            public void retransform(List<Class<?>> batch) {
-                super.retransform(batch);
-                ramp.stop();
-            }
-        };
+        Recording jvm = new Recording(Shapes.Plain.class, Shapes.Concrete.class);
+        jvm.afterCall = ramp::stop;
 
         ramp.instrumentLoaded(jvm);
 
