@@ -157,7 +157,7 @@ public final class AttachRamp implements Runnable {
         }
     }
 
-    /** The hot-method decision for a method being instrumented, or null: asked by the Instrumenter's selector. */
+    /** The hot-method decision for a method being instrumented, or null: asked by the Instrumenter's admission (both paths). */
     HotMethods.Decision decisionFor(String className, String methodName, String descriptor) {
         if (!running.isHot(className, methodName)) {
             return null;
@@ -332,7 +332,7 @@ public final class AttachRamp implements Runnable {
     }
 
     /**
-     * One status line: the phase; classes retransformed of those Byte Buddy matched so far, of those offered, by tier;
+     * One status line: the phase; classes retransformed of those accepted so far, of those offered, by tier;
      * what attachHot= does with the hot classes and how many are left; the hot methods left out.
      */
     public String status() {
