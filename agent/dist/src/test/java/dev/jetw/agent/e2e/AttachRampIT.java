@@ -120,6 +120,13 @@ class AttachRampIT {
             List<String> nexus = Files.readAllLines(loads).stream().filter(l -> l.contains("net.bytebuddy.dynamic.Nexus")).toList();
             assertEquals(List.of(), nexus, "no Nexus accessor loaded, no Nexus injected");
             assertTrue(target.stderrLines().stream().noneMatch(l -> l.contains("sun.misc.Unsafe")), target.toString());
+            // The ramp's retransformations and the loads after the attach are the direct path's (docs/attach-ramp.md):
+            // for ordinary class files Byte Buddy's AgentBuilder, its type pool, method graphs and Advice never come up.
+            for (String machinery : List.of("net.bytebuddy.agent.builder.AgentBuilder$Default ", "net.bytebuddy.pool.TypePool$Default ",
+                    "net.bytebuddy.dynamic.scaffold.MethodGraph$Compiler$Default ", "net.bytebuddy.asm.Advice ")) {
+                assertEquals(List.of(), Files.readAllLines(loads).stream().filter(l -> l.contains(machinery)).toList(),
+                        machinery + "came up at attach");
+            }
             return new Ramped(pid, attached.stdout(), ramp, order, trace, etl, Files.readAllLines(redefinitions));
         }
     }

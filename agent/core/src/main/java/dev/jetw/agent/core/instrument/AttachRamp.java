@@ -5,12 +5,10 @@ import dev.jetw.agent.core.options.AttachHot;
 import dev.jetw.agent.core.options.HotMethods;
 import dev.jetw.bootstrap.Dispatcher;
 import dev.jetw.etl.JetwSchema;
-import net.bytebuddy.agent.builder.AgentBuilder;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -25,10 +23,13 @@ import java.util.concurrent.CountDownLatch;
  *     (rarely called), in batches of {@link #BATCH_CLASSES}; then the hot classes (on a running stack or compiled) as
  *     {@code attachHot=} says: together in one last call (defer), in the first call (now) or not at all (skip). Each tier in class-name order. The methods running hot get no advice (the
  *     path {@code hotMethods=} takes: registered, named, excluded from the start);</li>
- * <li>pauses after each batch of those not seen for {@link #PAUSE_PER_BUSY} times as long as it took, at least
+ * <li>pauses after each call for {@link #PAUSE_PER_BUSY} times as long as it took, at least
  *     {@link #MIN_PAUSE_MILLIS} and at most {@link #MAX_PAUSE_MILLIS} ms, so that a busy machine does not stretch the
  *     ramp without end.</li>
  * </ol>
+ * The calls are the ramp's own ({@link #instrumentLoaded}, through {@link Retransformation}: the direct path weaves the
+ * classes, Byte Buddy only those it leaves), not Byte Buddy's redefinition strategy: its discovery, type pool and
+ * matchers were transformation CPU and JIT work at every attach (BENCHMARKS.md §22).
  * Why the hot classes go last: retransforming a class throws away the compiled code of all its methods (the JVM makes
  * new methods, without code) and of every method that inlined one of them, and the application runs that code
  * interpreted until the JIT compiles it again. Why together: the large compiled methods inline many hot classes, so
@@ -55,7 +56,7 @@ public final class AttachRamp implements Runnable {
     private final Set<String> leftOut = ConcurrentHashMap.newKeySet();
     private final CountDownLatch firstTier = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
-    /** Per tier (RunningMethods.Tier): loaded classes offered, classes Byte Buddy matched, classes retransformed. */
+    /** Per tier (RunningMethods.Tier): loaded classes offered, classes accepted (a method may be woven), classes retransformed. */
     private final int[] tierClasses = new int[RunningMethods.Tier.values().length];
     private final int[] tierMatched = new int[RunningMethods.Tier.values().length];
     private final int[] tierDone = new int[RunningMethods.Tier.values().length];
@@ -64,6 +65,8 @@ public final class AttachRamp implements Runnable {
     private volatile int failed;
     /** Set before the first pass: whether a later pass has classes to offer (the attach command's reply says so). */
     private volatile boolean laterPasses;
+    /** How long the last retransformation call took (the ramp's thread only). */
+    private long lastBatchNanos;
     private volatile boolean stopped;
     private volatile String phase = "not started";
     private Thread thread;
@@ -80,12 +83,16 @@ public final class AttachRamp implements Runnable {
      * away, after which the list would name only what the JIT compiled again since. Then starts the ramp's thread.
      */
     public void start() {
-        Set<String> compiled = CompiledClasses.read();
-        compiledClasses = compiled.size();
-        running.compiled(compiled);
+        compiled(CompiledClasses.read());
         thread = dev.jetw.etw.JetwThreads.register(new Thread(this, "jetw-attach-ramp"));
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** The classes with compiled code (also the tests' way to make classes hot). */
+    void compiled(Set<String> classes) {
+        compiledClasses = classes.size();
+        running.compiled(classes);
     }
 
     @Override
@@ -150,7 +157,7 @@ public final class AttachRamp implements Runnable {
         }
     }
 
-    /** The hot-method decision for a method being instrumented, or null: asked by the Instrumenter's selector. */
+    /** The hot-method decision for a method being instrumented, or null: asked by the Instrumenter's admission (both paths). */
     HotMethods.Decision decisionFor(String className, String methodName, String descriptor) {
         if (!running.isHot(className, methodName)) {
             return null;
@@ -160,68 +167,123 @@ public final class AttachRamp implements Runnable {
     }
 
     /**
-     * The loaded classes the ramp offers Byte Buddy (which still matches each), one pass per tier in the order of
-     * {@link #passOrder}, each tier in name order.
+     * What the ramp's retransformations go through ({@link Instrumenter}: the direct path, and Byte Buddy for the classes
+     * it leaves). One implementation in the agent; tests give their own.
      */
-    AgentBuilder.RedefinitionStrategy.DiscoveryStrategy discovery() {
-        return instrumentation -> {
-            List<List<Class<?>>> tiers = new ArrayList<>();
-            for (int i = 0; i < tierClasses.length; i++) {
-                tiers.add(new ArrayList<>());
-            }
-            for (Class<?> c : instrumentation.getAllLoadedClasses()) {
-                if (c.isArray() || c.isPrimitive() || !instrumentation.isModifiableClass(c)) {
-                    continue;
-                }
-                String name = c.getName();
-                if (!name.equals(Selection.API_CLASS) && selection.rejectsByName(name, c.getClassLoader())) {
-                    continue;
-                }
-                tiers.get(running.tierOf(name).ordinal()).add(c);
-            }
-            for (int i = 0; i < tiers.size(); i++) {
-                tiers.get(i).sort(Comparator.comparing(Class::getName));
-                tierClasses[i] = tiers.get(i).size();
-            }
-            List<Iterable<Class<?>>> passes = new ArrayList<>();
-            for (List<RunningMethods.Tier> pass : passOrder(attachHot)) {
-                List<Class<?>> classes = new ArrayList<>();
-                for (RunningMethods.Tier t : pass) {
-                    classes.addAll(tiers.get(t.ordinal()));
-                }
-                passes.add(classes);
-                laterPasses |= passes.size() > 1 && !classes.isEmpty();
-            }
-            return afterFirst(passes);
-        };
+    interface Retransformation {
+        /** The loaded classes that may be retransformed (modifiable, not arrays or primitives). */
+        List<Class<?>> loadedClasses();
+
+        /** Whether a loaded class the options do not reject by name is to be retransformed (may a method of it be woven). */
+        boolean accepts(Class<?> type);
+
+        /** Retransforms the batch in one call: all or nothing (the JVM's error is thrown). */
+        void retransform(List<Class<?>> batch) throws Exception;
+
+        /**
+         * After each pass: the classes of the pass the direct path left to Byte Buddy (the API class, older class
+         * files, named modules), retransformed by it; returns those of them whose call failed (its error reported).
+         */
+        List<Class<?>> finishPass();
     }
 
     /**
-     * The passes, read one by one by Byte Buddy, which retransforms each before it asks for the next: asking for the
-     * second means the first tier is in (also when it matched no class, when Byte Buddy reports nothing for it).
+     * Retransforms the loaded classes: one pass per tier group in the order of {@link #passOrder}, each in class-name
+     * order, in the batches of {@link #batchesOf} with the pauses of {@link #pauseAfter}; the first tier's end opens the
+     * attach command's reply. After a detach, no further batch (the detach restores what is done). Counts per tier the
+     * classes offered, accepted and done, and the classes of failed calls.
      */
-    private Iterable<Iterable<Class<?>>> afterFirst(List<Iterable<Class<?>>> passes) {
-        return () -> new java.util.Iterator<Iterable<Class<?>>>() {
-            private int next;
-
-            @Override
-            public boolean hasNext() {
-                if (next >= 1) {
+    void instrumentLoaded(Retransformation r) {
+        List<List<Class<?>>> passes = passes(r);
+        try {
+            for (int p = 0; p < passes.size() && !stopped; p++) {
+                List<Class<?>> pass = accepted(r, passes.get(p));
+                List<List<Class<?>>> batches = batchesOf(pass);
+                for (int b = 0; b < batches.size() && !stopped; b++) {
+                    if (p > 0 || b > 0) {
+                        pause(pauseAfter(lastBatchNanos));
+                        if (stopped) {
+                            break; // a detach during the pause
+                        }
+                    }
+                    retransform(r, batches.get(b));
+                }
+                if (stopped) {
+                    break; // a detach: what the direct path left in this pass is not brought to Byte Buddy only to be restored
+                }
+                for (Class<?> c : r.finishPass()) {
+                    tierDone[tierOf(c)]--; // counted done with its batch; Byte Buddy's own call failed
+                    failed++;
+                }
+                if (p == 0) {
                     firstTier.countDown();
                 }
-                // After a detach no further pass: the detach restores what is done, and the passes left (the deferred
-                // hot classes last) would only throw compiled code away for classes restored at once after.
-                return next < passes.size() && !stopped;
             }
+        } finally {
+            firstTier.countDown();
+        }
+    }
 
-            @Override
-            public Iterable<Class<?>> next() {
-                if (next >= 1) {
-                    firstTier.countDown();
-                }
-                return passes.get(next++);
+    /** The loaded classes each pass offers (those the options do not reject by name), per tier counted. */
+    private List<List<Class<?>>> passes(Retransformation r) {
+        List<List<Class<?>>> tiers = new ArrayList<>();
+        for (int i = 0; i < tierClasses.length; i++) {
+            tiers.add(new ArrayList<>());
+        }
+        for (Class<?> c : r.loadedClasses()) {
+            String name = c.getName();
+            if (!name.equals(Selection.API_CLASS) && selection.rejectsByName(name, c.getClassLoader())) {
+                continue;
             }
-        };
+            int t = tierOf(c);
+            tierClasses[t]++;
+            tiers.get(t).add(c);
+        }
+        for (List<Class<?>> tier : tiers) {
+            tier.sort(Comparator.comparing(Class::getName));
+        }
+        List<List<Class<?>>> passes = new ArrayList<>();
+        for (List<RunningMethods.Tier> pass : passOrder(attachHot)) {
+            List<Class<?>> classes = new ArrayList<>();
+            for (RunningMethods.Tier t : pass) {
+                classes.addAll(tiers.get(t.ordinal()));
+            }
+            laterPasses |= !passes.isEmpty() && !classes.isEmpty();
+            passes.add(classes);
+        }
+        return passes;
+    }
+
+    /** The classes of a pass to retransform, counted as the pass starts (status: "N of M ... so far", tier by tier). */
+    private List<Class<?>> accepted(Retransformation r, List<Class<?>> offered) {
+        List<Class<?>> accepted = new ArrayList<>();
+        for (Class<?> c : offered) {
+            if (r.accepts(c)) {
+                tierMatched[tierOf(c)]++;
+                accepted.add(c);
+            }
+        }
+        return accepted;
+    }
+
+    /** One call; its classes are done when it returns, failed when it throws (reported, not retried: the next goes on). */
+    private void retransform(Retransformation r, List<Class<?>> batch) {
+        long started = System.nanoTime();
+        try {
+            r.retransform(batch);
+            for (Class<?> c : batch) {
+                tierDone[tierOf(c)]++;
+            }
+        } catch (Exception | LinkageError e) {
+            failed += batch.size();
+            Dispatcher.failed(e);
+        } finally {
+            lastBatchNanos = System.nanoTime() - started;
+        }
+    }
+
+    private int tierOf(Class<?> c) {
+        return running.tierOf(c.getName()).ordinal();
     }
 
     /** The tiers of each retransformation pass, in order: the first pass is the first tier (the attach command's reply). */
@@ -240,60 +302,21 @@ public final class AttachRamp implements Runnable {
     }
 
     /** Those not seen {@link #BATCH_CLASSES} at a time; the first pass and the deferred hot classes each in one call. */
-    AgentBuilder.RedefinitionStrategy.BatchAllocator batches() {
-        AgentBuilder.RedefinitionStrategy.BatchAllocator fixed = AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH_CLASSES);
-        return types -> types.isEmpty() || running.tierOf(types.get(0).getName()) != RunningMethods.Tier.NOT_SEEN
-                ? java.util.Collections.singletonList(types) : fixed.batch(types);
-    }
-
-    /** Paces the batches, counts the classes done per tier and opens the attach command's reply after the first pass. */
-    AgentBuilder.RedefinitionStrategy.Listener pacing() {
-        return new AgentBuilder.RedefinitionStrategy.Listener.Adapter() {
-            private long batchStarted;
-            private List<Class<?>> batch = java.util.Collections.emptyList();
-            private List<Class<?>> pass;
-
-            @Override
-            public void onBatch(int index, List<Class<?>> batch, List<Class<?>> types) {
-                long now = System.nanoTime();
-                if (types != pass) {
-                    pass = types; // the first batch of a pass: its matched classes
-                    for (Class<?> c : types) {
-                        tierMatched[running.tierOf(c.getName()).ordinal()]++;
-                    }
-                }
-                if (!this.batch.isEmpty()) {
-                    count(this.batch);
-                    pause(Math.min(MAX_PAUSE_MILLIS, Math.max(MIN_PAUSE_MILLIS, (now - batchStarted) / 1_000_000L * PAUSE_PER_BUSY)));
-                }
-                batchStarted = System.nanoTime();
-                this.batch = batch;
-            }
-
-            /**
-             * A retransformation call is all or nothing: its classes are not done. Counted and reported (the JVM's error,
-             * e.g. another agent's class-format change), not retried: the next batch goes on.
-             */
-            @Override
-            public Iterable<? extends List<Class<?>>> onError(int index, List<Class<?>> batch, Throwable throwable, List<Class<?>> types) {
-                failed += batch.size();
-                Dispatcher.failed(throwable);
-                this.batch = java.util.Collections.emptyList();
-                return java.util.Collections.emptyList();
-            }
-
-            @Override
-            public void onComplete(int amount, List<Class<?>> types, Map<List<Class<?>>, Throwable> failures) {
-                count(batch);
-                batch = java.util.Collections.emptyList();
-            }
-        };
-    }
-
-    private void count(List<Class<?>> classes) {
-        for (Class<?> c : classes) {
-            tierDone[running.tierOf(c.getName()).ordinal()]++;
+    private List<List<Class<?>>> batchesOf(List<Class<?>> pass) {
+        List<List<Class<?>>> batches = new ArrayList<>();
+        if (pass.isEmpty()) {
+            return batches;
         }
+        int size = running.tierOf(pass.get(0).getName()) == RunningMethods.Tier.NOT_SEEN ? BATCH_CLASSES : pass.size();
+        for (int from = 0; from < pass.size(); from += size) {
+            batches.add(pass.subList(from, Math.min(pass.size(), from + size)));
+        }
+        return batches;
+    }
+
+    /** The pause before the next call: {@link #PAUSE_PER_BUSY} times as long as the last one took, within the bounds. */
+    static long pauseAfter(long lastCallNanos) {
+        return Math.min(MAX_PAUSE_MILLIS, Math.max(MIN_PAUSE_MILLIS, lastCallNanos / 1_000_000L * PAUSE_PER_BUSY));
     }
 
     private void pause(long millis) {
@@ -309,7 +332,7 @@ public final class AttachRamp implements Runnable {
     }
 
     /**
-     * One status line: the phase; classes retransformed of those Byte Buddy matched so far, of those offered, by tier;
+     * One status line: the phase; classes retransformed of those accepted so far, of those offered, by tier;
      * what attachHot= does with the hot classes and how many are left; the hot methods left out.
      */
     public String status() {

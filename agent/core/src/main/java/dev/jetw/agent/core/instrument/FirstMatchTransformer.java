@@ -93,6 +93,15 @@ public final class FirstMatchTransformer implements ClassFileTransformer {
         return internalName.equals(FORWARDING.get());
     }
 
+    /** This thread hands {@code internalName}'s load over (here, or at attach in {@link DirectWeavingTransformer}). */
+    static void beginHandOver(String internalName) {
+        FORWARDING.set(internalName);
+    }
+
+    static void endHandOver() {
+        FORWARDING.remove();
+    }
+
     @Override
     public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined, ProtectionDomain pd,
                             byte[] classFile) {
@@ -112,11 +121,11 @@ public final class FirstMatchTransformer implements ClassFileTransformer {
             if (t == null) {
                 return null;
             }
-            FORWARDING.set(className);
+            beginHandOver(className);
             try {
                 return call.transform(t, loader, className, pd, classFile);
             } finally {
-                FORWARDING.remove();
+                endHandOver();
             }
         } catch (Throwable e) {
             Dispatcher.failed(e);

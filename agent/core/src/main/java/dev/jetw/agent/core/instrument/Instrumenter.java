@@ -31,9 +31,10 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
- * Installs the advice with Byte Buddy: retransformation without class-format changes, so it works
- * on classes loaded before attach and {@link #reset} restores their original bytes at detach.
- * Method ids are assigned when a method is selected and bound into the advice as constants.
+ * Installs the instrumentation: the direct path ({@link DirectWeavingTransformer}) for class loads at start-up and for
+ * loads and the ramp's retransformations at attach, Byte Buddy's {@code AgentBuilder} for what it leaves (and for
+ * {@link #install()}); retransformation without class-format changes, so {@link #reset} restores the original bytes at
+ * detach. Method ids are assigned when a method is selected ({@link #admit}, the same on both paths).
  */
 public final class Instrumenter {
 
@@ -97,10 +98,83 @@ public final class Instrumenter {
         install(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE, RETRANSFORM_BATCHES, RETRANSFORM_PAUSES, false);
     }
 
-    /** Installs the transformer, the loaded classes in the ramp's order and pace (at attach, on the ramp's thread). */
+    /**
+     * At attach, on the ramp's thread: the direct path's transformer takes the class loads from now on and the ramp's
+     * retransformations of the loaded classes, in the ramp's order and pace ({@link AttachRamp#instrumentLoaded}); Byte
+     * Buddy comes up only for a class the direct path leaves to it (the API class, an older class file, a named
+     * module), at the first such class.
+     */
     void install(AttachRamp ramp) {
         this.ramp = ramp;
-        install(ramp.discovery(), ramp.batches(), ramp.pacing(), false);
+        NanConstantGuard.nextAttach();
+        DirectWeavingTransformer d = new DirectWeavingTransformer(inst, selection, admission, registry, requestRundownDrain, verbose,
+                byteBuddyForTheRest, true);
+        direct = d;
+        d.register();
+        rundown.requestDrain();
+        ramp.instrumentLoaded(new RampRetransformation(d));
+        rundown.requestDrain();
+    }
+
+    /** The ramp's calls, woven by the direct path; what it leaves goes to Byte Buddy after each pass. */
+    private final class RampRetransformation implements AttachRamp.Retransformation {
+        private final DirectWeavingTransformer direct;
+        private final SelectableClasses selectable = new SelectableClasses(selection);
+        /** The classes of the pass under way the direct path left to Byte Buddy. */
+        private final java.util.List<Class<?>> left = new java.util.ArrayList<>();
+
+        RampRetransformation(DirectWeavingTransformer direct) {
+            this.direct = direct;
+        }
+
+        @Override
+        public java.util.List<Class<?>> loadedClasses() {
+            java.util.List<Class<?>> classes = new java.util.ArrayList<>();
+            for (Class<?> c : inst.getAllLoadedClasses()) {
+                if (!c.isArray() && !c.isPrimitive() && inst.isModifiableClass(c)) {
+                    classes.add(c);
+                }
+            }
+            return classes;
+        }
+
+        /** What Byte Buddy's matchers accepted: a class that may be selected, and not refused by the NaN guard. */
+        @Override
+        public boolean accepts(Class<?> type) {
+            return selectable.mayBeRetransformed(type) && !NanConstantGuard.refuses(type);
+        }
+
+        @Override
+        public void retransform(java.util.List<Class<?>> batch) throws Exception {
+            java.util.List<Class<?>> woven = new java.util.ArrayList<>(batch.size());
+            java.util.List<Class<?>> leftHere = new java.util.ArrayList<>();
+            for (Class<?> c : batch) {
+                (direct.leavesToByteBuddy(c) ? leftHere : woven).add(c);
+            }
+            if (!woven.isEmpty()) {
+                leftHere.addAll(direct.retransform(woven));
+            }
+            left.addAll(leftHere); // only once the call succeeded: a failed call's classes are all counted failed
+        }
+
+        @Override
+        public java.util.List<Class<?>> finishPass() {
+            if (left.isEmpty()) {
+                return java.util.Collections.emptyList();
+            }
+            java.util.List<Class<?>> classes = new java.util.ArrayList<>(left);
+            left.clear();
+            try {
+                if (byteBuddyForTheRest.bringUp() == null) {
+                    return classes; // a detach began, or Byte Buddy could not come up (counted then)
+                }
+                inst.retransformClasses(classes.toArray(new Class<?>[0]));
+                return java.util.Collections.emptyList();
+            } catch (Exception | LinkageError e) {
+                Dispatcher.failed(e);
+                return classes;
+            }
+        }
     }
 
     /**
@@ -148,23 +222,33 @@ public final class Instrumenter {
      * keeps it from ever coming up: an application thread's bring-up outside the agent's own lock must not install a
      * transformer after the detach, which would stay registered with the old session's selection for good.
      */
-    final DirectWeavingTransformer.Fallback byteBuddyForTheRest = new DirectWeavingTransformer.Fallback() {
+    final ByteBuddyForTheRest byteBuddyForTheRest = new ByteBuddyForTheRest();
+
+    /** {@link #byteBuddyForTheRest}'s type: the fallback of class loads, and the bring-up the ramp's passes call too. */
+    final class ByteBuddyForTheRest implements DirectWeavingTransformer.Fallback {
         private final ModuleAwareCall call = new ModuleAwareCall();
 
         @Override
         public byte[] transform(ClassLoader loader, String internalName, ProtectionDomain pd, byte[] classFile) throws Exception {
-            java.lang.instrument.ClassFileTransformer t;
-            synchronized (this) {
-                t = transformer;
-                if (t == null && direct != null && !fallbackClosed) {
-                    fallbackClosed = true; // until it is up: a failure is not retried at every later class
-                    t = installByteBuddyRoutingLoads(NONE_LOADED);
-                    fallbackClosed = false;
-                }
-            }
+            java.lang.instrument.ClassFileTransformer t = bringUp();
             return t == null ? null : call.transform(t, loader, internalName, pd, classFile);
         }
-    };
+
+        /**
+         * Byte Buddy's transformer, brought up now if it is not (it retransforms nothing then: it takes the loads handed
+         * to it and the retransformations of the classes the direct path does not own); null after a reset began or
+         * when the bring-up failed.
+         */
+        synchronized java.lang.instrument.ClassFileTransformer bringUp() {
+            java.lang.instrument.ClassFileTransformer t = transformer;
+            if (t == null && direct != null && !fallbackClosed) {
+                fallbackClosed = true; // until it is up: a failure is not retried at every later class
+                t = installByteBuddyRoutingLoads(NONE_LOADED);
+                fallbackClosed = false;
+            }
+            return t;
+        }
+    }
 
     private void install(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy loaded, AgentBuilder.RedefinitionStrategy.BatchAllocator batches,
                          AgentBuilder.RedefinitionStrategy.Listener pacing, boolean loadsRouted) {

@@ -1,8 +1,5 @@
 package dev.jetw.agent.core.instrument;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
 
 /**
  * Keeps attach/detach cycles from blowing up classes whose constant pool holds a NaN float or double.
@@ -65,13 +62,8 @@ final class NanConstantGuard {
     }
 
     private static boolean holdsNaN(Class<?> type) {
-        ClassLoader loader = type.getClassLoader();
-        String resource = type.getName().replace('.', '/') + ".class";
-        try (InputStream in = loader == null ? ClassLoader.getSystemResourceAsStream(resource) : loader.getResourceAsStream(resource)) {
-            return in != null && holdsNaN(readAll(in));
-        } catch (IOException | RuntimeException e) {
-            return false; // unreadable: Byte Buddy will not find it either
-        }
+        byte[] classFile = LoadedClassFiles.read(type);
+        return classFile != null && holdsNaN(classFile); // unreadable: Byte Buddy will not find it either
     }
 
     /** Whether the class file's constant pool holds a NaN CONSTANT_Float or CONSTANT_Double (an unreadable rest: no). */
@@ -81,14 +73,5 @@ final class NanConstantGuard {
                         || tag == ConstantPool.DOUBLE && Double.isNaN(Double.longBitsToDouble(
                                 (long) ConstantPool.u4(file, at) << 32 | ConstantPool.u4(file, at + 4) & 0xFFFFFFFFL)))
                 == ConstantPool.End.FOUND;
-    }
-
-    private static byte[] readAll(InputStream in) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] chunk = new byte[8192];
-        for (int n; (n = in.read(chunk)) > 0; ) {
-            out.write(chunk, 0, n);
-        }
-        return out.toByteArray();
     }
 }

@@ -58,6 +58,32 @@ final class SelectableClasses {
     }
 
     /**
+     * A loaded class the attach ramp may retransform: what Byte Buddy's type matchers accepted ({@link
+     * Selection#matchesType}), told without describing the class: the API class; else a class of an instrumentable kind
+     * (no interface, annotation type or synthetic class) that an include names, or whose class file, read from its loader
+     * when only an annotation could select it, holds a selecting annotation (an unreadable one: no, as Byte Buddy could
+     * not describe it either).
+     */
+    boolean mayBeRetransformed(Class<?> loaded) {
+        String name = loaded.getName();
+        if (name.equals(Selection.API_CLASS)) {
+            return true;
+        }
+        if (loaded.isArray() || loaded.isPrimitive() || loaded.isSynthetic() || !Selection.isInstrumentableKind(loaded.getModifiers())
+                || selection.rejectsByName(name, loaded.getClassLoader())) {
+            return false;
+        }
+        if (selection.includesByName(name)) {
+            return true;
+        }
+        if (!selection.mayBeSelectedByAnnotation(name)) {
+            return false;
+        }
+        byte[] classFile = LoadedClassFiles.read(loaded);
+        return classFile != null && holdsAnyAnnotation(classFile);
+    }
+
+    /**
      * Whether one of the annotation descriptors is a Utf8 entry of the class file's constant pool (where an annotation's
      * type is named). Compares only entries of a descriptor's length: a few hundred steps for a class, not one per
      * byte, paid by every class that loads. A class file it cannot walk counts as holding one (the instrumentation

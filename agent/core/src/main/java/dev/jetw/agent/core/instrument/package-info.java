@@ -7,7 +7,7 @@
  * class the options may select loads, and then hands the loads to
  * {@link dev.jetw.agent.core.instrument.DirectWeavingTransformer}, which weaves Java 7+ class files without Byte Buddy's
  * {@code AgentBuilder} ({@link dev.jetw.agent.core.instrument.DirectWeaving}, docs/weaving.md); at attach {@link dev.jetw.agent.core.instrument.AttachRamp} instruments the
- * loaded classes in tiers at a bounded rate, leaving the methods running hot out (docs/attach-ramp.md). Uses the
+ * loaded classes in tiers at a bounded rate, its own retransformation calls woven by that same direct path, leaving the methods running hot out (docs/attach-ramp.md). Uses the
  * writing (rundown), exclusion
  * ({@code hotMethods=}), methods and options rooms.
  */

@@ -1,36 +1,170 @@
 package dev.jetw.agent.core.instrument;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jetw.agent.core.methods.Selection;
 import dev.jetw.agent.core.options.AgentOptions;
 import dev.jetw.agent.core.options.AttachHot;
 import dev.jetw.bootstrap.Dispatcher;
+import dev.jetw.shapes.Shapes;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
-import net.bytebuddy.agent.builder.AgentBuilder;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The ramp's status counts: a retransformation call that failed is not among the classes done, and says so. */
+/**
+ * The ramp's own retransformation driver (docs/attach-ramp.md): the passes in the documented order, each in class-name
+ * order, the classes not seen in batches, the hot ones in one call; the classes the direct path leaves to Byte Buddy
+ * after their pass; and the status counts: a retransformation call that failed is not among the classes done, and
+ * says so.
+ */
 class AttachRampCountsTest {
+
+    /** Hot: compiled (CompiledClasses' list); the others not seen. Shapes.WithDefault is an interface: never offered to weave. */
+    private static final Set<String> COMPILED = new HashSet<>(Arrays.asList(Shapes.Concrete.class.getName(), Shapes.Annotated.class.getName()));
+
+    private final Selection selection = new Selection(AgentOptions.parse("include=dev.jetw.shapes.**"));
+
+    /** A JVM that records each call; {@code failing}: the classes whose call throws. */
+    private static final class Recording implements AttachRamp.Retransformation {
+        final List<List<String>> calls = new ArrayList<>();
+        final List<String> events = new ArrayList<>();
+        final Set<Class<?>> failing = new HashSet<>();
+        final List<Class<?>> leftForByteBuddy = new ArrayList<>();
+        boolean byteBuddyFails;
+        /** Run after each call that did not throw. */
+        Runnable afterCall = () -> { };
+        private final List<Class<?>> loaded;
+
+        Recording(Class<?>... loaded) {
+            this.loaded = Arrays.asList(loaded);
+        }
+
+        @Override
+        public List<Class<?>> loadedClasses() {
+            return loaded;
+        }
+
+        @Override
+        public boolean accepts(Class<?> type) {
+            return !type.isInterface();
+        }
+
+        @Override
+        public void retransform(List<Class<?>> batch) {
+            List<String> names = new ArrayList<>();
+            for (Class<?> c : batch) {
+                names.add(c.getSimpleName());
+            }
+            calls.add(names);
+            events.add("call " + names);
+            for (Class<?> c : batch) {
+                if (failing.contains(c)) {
+                    throw new UnsupportedOperationException("class redefinition failed: attempted to change the schema");
+                }
+            }
+            afterCall.run();
+        }
+
+        @Override
+        public List<Class<?>> finishPass() {
+            events.add("pass end");
+            if (leftForByteBuddy.isEmpty() || !byteBuddyFails) {
+                leftForByteBuddy.clear();
+                return Collections.emptyList();
+            }
+            List<Class<?>> failed = new ArrayList<>(leftForByteBuddy);
+            leftForByteBuddy.clear();
+            return failed;
+        }
+    }
+
+    private AttachRamp ramp(AttachHot attachHot) {
+        AttachRamp ramp = new AttachRamp(null, selection, attachHot);
+        ramp.compiled(COMPILED);
+        return ramp;
+    }
+
+    @Test
+    void deferRetransformsTheClassesNotSeenByNameThenTheHotOnesInOneCall() {
+        AttachRamp ramp = ramp(AttachHot.DEFER);
+        Recording jvm = new Recording(Shapes.TracedClass.class, Shapes.Concrete.class, Shapes.WithDefault.class, Shapes.Plain.class,
+                Shapes.Annotated.class, String.class);
+
+        ramp.instrumentLoaded(jvm);
+
+        assertEquals(Arrays.asList("pass end", "call [Plain, TracedClass]", "pass end", "call [Annotated, Concrete]", "pass end"), jvm.events,
+                "no class seen waiting (empty first pass), the classes not seen by name, the hot ones together last");
+        String status = ramp.status();
+        assertTrue(status.contains(", 4 of 4 classes retransformed so far (of 5 loaded classes offered: 0 seen only waiting in a stack, "
+                + "3 not seen, 2 hot: on a running stack or compiled); hot classes (attachHot=defer): deferred, together after the others, 2 done, 0 left"), status);
+    }
+
+    @Test
+    void nowTakesTheHotClassesWithTheFirstCallAndSkipNever() {
+        Recording now = new Recording(Shapes.Plain.class, Shapes.Concrete.class, Shapes.Annotated.class);
+        ramp(AttachHot.NOW).instrumentLoaded(now);
+        assertEquals(Arrays.asList(Arrays.asList("Annotated", "Concrete"), Collections.singletonList("Plain")), now.calls);
+
+        Recording skip = new Recording(Shapes.Plain.class, Shapes.Concrete.class, Shapes.Annotated.class);
+        ramp(AttachHot.SKIP).instrumentLoaded(skip);
+        assertEquals(Collections.singletonList(Collections.singletonList("Plain")), skip.calls);
+    }
+
+    @Test
+    void theClassesNotSeenGoInBatches() {
+        List<Class<?>> many = new ArrayList<>();
+        for (int i = 0; i < AttachRamp.BATCH_CLASSES + 1; i++) {
+            many.add(Shapes.Plain.class); // the same class offered again stands for as many loaded classes
+        }
+        Recording jvm = new Recording(many.toArray(new Class<?>[0]));
+
+        ramp(AttachHot.SKIP).instrumentLoaded(jvm);
+
+        assertEquals(2, jvm.calls.size(), "batches of " + AttachRamp.BATCH_CLASSES);
+        assertEquals(AttachRamp.BATCH_CLASSES, jvm.calls.get(0).size());
+        assertEquals(1, jvm.calls.get(1).size());
+    }
 
     @Test
     void aFailedRetransformationIsCountedAsFailedNotDone() {
-        AttachRamp ramp = new AttachRamp(null, new Selection(AgentOptions.parse("include=java.lang.**")), AttachHot.DEFER);
-        AgentBuilder.RedefinitionStrategy.Listener pacing = ramp.pacing();
-        List<Class<?>> first = Arrays.<Class<?>>asList(String.class, Integer.class);
-        List<Class<?>> second = Collections.<Class<?>>singletonList(Long.class);
-        List<Class<?>> all = Arrays.<Class<?>>asList(String.class, Integer.class, Long.class);
+        AttachRamp ramp = ramp(AttachHot.SKIP);
+        Recording jvm = new Recording(Shapes.Plain.class, Shapes.TracedClass.class);
+        jvm.failing.add(Shapes.Plain.class);
         long errorsBefore = Dispatcher.internalErrors();
 
-        pacing.onBatch(0, first, all);
-        pacing.onError(0, first, new UnsupportedOperationException("class redefinition failed: attempted to change the schema"), all);
-        pacing.onBatch(1, second, all);
-        pacing.onComplete(2, all, Collections.<List<Class<?>>, Throwable>singletonMap(first, new UnsupportedOperationException()));
+        ramp.instrumentLoaded(jvm);
 
         String status = ramp.status();
-        assertTrue(status.contains(", 1 of 3 classes retransformed so far, 2 failed (their calls are not traced"), status);
+        assertTrue(status.contains(", 0 of 2 classes retransformed so far, 2 failed (their calls are not traced"), status);
         assertTrue(Dispatcher.internalErrors() > errorsBefore, "the JVM's error is reported");
+    }
+
+    @Test
+    void aClassByteBuddyFailedOnIsCountedAsFailedNotDone() {
+        AttachRamp ramp = ramp(AttachHot.SKIP);
+        Recording jvm = new Recording(Shapes.Plain.class, Shapes.TracedClass.class);
+        jvm.afterCall = () -> jvm.leftForByteBuddy.add(Shapes.TracedClass.class); // say, an older class file
+        jvm.byteBuddyFails = true;
+
+        ramp.instrumentLoaded(jvm);
+
+        String status = ramp.status();
+        assertTrue(status.contains(", 1 of 2 classes retransformed so far, 1 failed (their calls are not traced"), status);
+    }
+
+    @Test
+    void aDetachStopsBetweenBatches() {
+        AttachRamp ramp = ramp(AttachHot.DEFER);
+        Recording jvm = new Recording(Shapes.Plain.class, Shapes.Concrete.class);
+        jvm.afterCall = ramp::stop;
+
+        ramp.instrumentLoaded(jvm);
+
+        assertEquals(Collections.singletonList(Collections.singletonList("Plain")), jvm.calls, "the deferred hot classes are not retransformed");
     }
 }

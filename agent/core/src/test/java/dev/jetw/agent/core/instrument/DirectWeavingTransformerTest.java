@@ -146,6 +146,60 @@ class DirectWeavingTransformerTest {
         assertFalse(direct.owns(LOADER, "dev.jetw.shapes.Truncated"));
     }
 
+    /** At attach: the direct path registered to take loads from the JVM and the ramp's retransformations. */
+    private DirectWeavingTransformer atAttach(StubInstrumentation attachedJvm) {
+        DirectWeavingTransformer d = new DirectWeavingTransformer(attachedJvm, rules.selection, admission, registry, () -> drains++, false,
+                (loader, name, pd, classFile) -> {
+                    fallbackGot.add(name);
+                    return new byte[] {42};
+                }, true);
+        d.register();
+        return d;
+    }
+
+    @Test
+    void atAttachTheRampsRetransformationIsWovenAndTheResetRestoresIt() throws Exception {
+        StubInstrumentation attachedJvm = new StubInstrumentation();
+        DirectWeavingTransformer d = atAttach(attachedJvm);
+        byte[] original = DirectWeavingTest.classFile(Shapes.Plain.class);
+
+        assertEquals(List.of(), d.retransform(List.of(Shapes.Plain.class)), "nothing left to Byte Buddy");
+
+        assertTrue(wovenMethods(attachedJvm.redefined.get(Shapes.Plain.class)).contains("sum"), "woven by the ramp's call");
+        assertTrue(d.owns(LOADER, Shapes.Plain.class.getName()), "restored at detach");
+        assertTrue(d.reset());
+        assertArrayEquals(original, attachedJvm.redefined.get(Shapes.Plain.class), "the reset gives the original bytes back");
+    }
+
+    @Test
+    void atAttachAnOlderClassFileIsLeftForByteBuddyAndARetransformationNotClaimedIsLeftAlone() throws Exception {
+        StubInstrumentation attachedJvm = new StubInstrumentation();
+        DirectWeavingTransformer d = atAttach(attachedJvm);
+        byte[] older = DirectWeavingTest.classFile(Shapes.Plain.class);
+        older[7] = 50; // a Java 6 class file
+        attachedJvm.classFiles.put(Shapes.Plain.class, older);
+
+        assertEquals(List.of(Shapes.Plain.class), d.retransform(List.of(Shapes.Plain.class)));
+        assertArrayEquals(older, attachedJvm.redefined.get(Shapes.Plain.class), "left as it was");
+        assertFalse(d.owns(LOADER, Shapes.Plain.class.getName()), "Byte Buddy's transformer takes its next retransformation");
+
+        attachedJvm.classFiles.clear();
+        attachedJvm.retransformClasses(Shapes.Plain.class); // another agent's, or Byte Buddy's for the class left to it
+        assertArrayEquals(DirectWeavingTest.classFile(Shapes.Plain.class), attachedJvm.redefined.get(Shapes.Plain.class), "not claimed: not woven");
+    }
+
+    @Test
+    void atAttachALoadFromTheJvmIsWovenWithoutAHandOverAndTheApiClassGoesToByteBuddy() throws IOException {
+        DirectWeavingTransformer d = atAttach(new StubInstrumentation());
+        byte[] plain = DirectWeavingTest.classFile(Shapes.Plain.class);
+
+        assertTrue(wovenMethods(d.transform(LOADER, PLAIN, null, null, plain)).contains("sum"));
+        assertTrue(d.owns(LOADER, Shapes.Plain.class.getName()));
+        assertNull(d.transform(LOADER, "java/lang/Thing", null, null, plain), "a class the options reject is left alone");
+        assertArrayEquals(new byte[] {42}, d.transform(LOADER, "dev/jetw/api/Jetw", null, null, plain));
+        assertEquals(List.of("dev/jetw/api/Jetw"), fallbackGot);
+    }
+
     /** The methods of a class file that carry the woven entry (an invokedynamic bootstrapped by MethodEntries.link). */
     static Set<String> wovenMethods(byte[] classFile) {
         Set<String> woven = new TreeSet<>();
@@ -170,6 +224,8 @@ class DirectWeavingTransformerTest {
         final List<ClassFileTransformer> transformers = new ArrayList<>();
         /** What each class was last given by a retransformation. */
         final Map<Class<?>, byte[]> redefined = new HashMap<>();
+        /** A class's original bytes when not its class file on the class path (e.g. made older). */
+        final Map<Class<?>, byte[]> classFiles = new HashMap<>();
 
         @Override
         public void addTransformer(ClassFileTransformer transformer, boolean canRetransform) {
@@ -196,7 +252,7 @@ class DirectWeavingTransformerTest {
             for (Class<?> c : classes) {
                 byte[] bytes;
                 try {
-                    bytes = DirectWeavingTest.classFile(c);
+                    bytes = classFiles.containsKey(c) ? classFiles.get(c) : DirectWeavingTest.classFile(c);
                 } catch (IOException e) {
                     throw new IllegalStateException(e);
                 }
