@@ -92,7 +92,7 @@ class UsageTextTest {
                 + System.lineSeparator() + "usage: ./jetw <command> [args]"), r.err());
         Run etl = Run.of("etl", "summary");
         assertEquals(EtlTool.USAGE, etl.status());
-        assertEquals("jetw etl: summary: no FILE given (see: ./jetw etl --help)", etl.err().trim());
+        assertEquals("jetw etl: summary: no FILE given (see: ./jetw etl summary --help)", etl.err().trim());
         Run help = Run.of("etl", "--help");
         assertTrue(help.out().startsWith("usage: ./jetw etl <command> [options] FILE..."), help.out());
         for (String command : EtlTool.commands()) {
