@@ -29,31 +29,40 @@ final class EtlCommands {
         }
     }
 
-    /** One option: its name, the placeholder of its value (null for a flag), what it does, and its commands (none: every command). */
+    /**
+     * One option: its name, the placeholder of its value (null for a flag), what it does, and its commands (none: every
+     * command but those it leaves out).
+     */
     static final class Option {
         final String name;
         final String value;
         final String description;
         private final List<String> commands;
+        private final List<String> leftOut;
 
         private Option(String name, String value, String description, String... commands) {
+            this(name, value, description, Collections.<String>emptyList(), commands);
+        }
+
+        private Option(String name, String value, String description, List<String> leftOut, String... commands) {
             this.name = name;
             this.value = value;
-            this.description = description;
+            this.description = leftOut.isEmpty() ? description : description + " (not " + String.join(", ", leftOut) + ")";
             this.commands = Arrays.asList(commands);
+            this.leftOut = leftOut;
         }
 
         boolean takesValue() {
             return value != null;
         }
 
-        /** True for --thread, --from, --to, --quiet: the options of every command. */
+        /** True for --thread, --from, --to, --quiet: the options of every command (or of all but a few). */
         boolean common() {
             return commands.isEmpty();
         }
 
         boolean appliesTo(String command) {
-            return common() || commands.contains(command);
+            return common() ? !leftOut.contains(command) : commands.contains(command);
         }
 
         /** "--top N", "--json". */
@@ -77,6 +86,9 @@ final class EtlCommands {
             new Command("hot-methods", "FILE...", "the methods adaptive exclusion excluded or gave a threshold, one line",
                     "each, for the agent option hotMethods=OUT (the next run starts there)")));
 
+    /** The commands --thread, --from and --to leave out. */
+    private static final List<String> UNFILTERED_COMMANDS = Collections.singletonList("hot-methods");
+
     static final List<Option> OPTIONS = Collections.unmodifiableList(Arrays.asList(
             new Option("--json", null, "JSON instead of text (dump: one JSON object per event, one per line)",
                     "summary", "dump", "methods", "why"),
@@ -91,9 +103,10 @@ final class EtlCommands {
                     "perfetto"),
             new Option("-o", "OUT", "write the list to OUT (replacing it) and print its path, instead of printing the list",
                     "hot-methods"),
-            new Option("--thread", "TID", "one thread (its header thread id)"),
-            new Option("--from", "MS", "a window from MS ms after the session start"),
-            new Option("--to", "MS", "a window up to MS ms after the session start"),
+            // hot-methods lists every decision of the run: a thread or a window would cut the list hotMethods= reads.
+            new Option("--thread", "TID", "one thread (its header thread id)", UNFILTERED_COMMANDS),
+            new Option("--from", "MS", "a window from MS ms after the session start", UNFILTERED_COMMANDS),
+            new Option("--to", "MS", "a window up to MS ms after the session start", UNFILTERED_COMMANDS),
             new Option("--quiet", null, "no progress line (there is none anyway when stderr is not a terminal)")));
 
     static final String EXIT_STATUS = "exit status: 0 ok, 1 unreadable or corrupt file, 2 usage error, 3 incomplete trace: truncated file, or"
@@ -149,7 +162,13 @@ final class EtlCommands {
     /** {@code etl COMMAND --help}: the command's usage line, what it does, and every option it accepts. */
     static String help(String invocation, Command c) {
         List<String> lines = new ArrayList<>();
-        lines.add("usage: " + invocation + " etl " + synopsis(c).replace(c.operands, "[--thread TID] [--from MS] [--to MS] [--quiet] " + c.operands));
+        StringBuilder common = new StringBuilder();
+        for (Option o : OPTIONS) {
+            if (o.common() && o.appliesTo(c.name)) {
+                common.append('[').append(o.synopsis()).append("] ");
+            }
+        }
+        lines.add("usage: " + invocation + " etl " + synopsis(c).replace(c.operands, common + c.operands));
         for (String d : c.description) {
             lines.add("  " + d);
         }
