@@ -63,7 +63,10 @@ public final class JetwCli {
         List<String> lines = new ArrayList<>();
         lines.add("usage: " + invocation() + " <command> [args]");
         for (String[] c : commandTable(etl)) {
-            lines.add(String.format("  %-23s  %s", c[0] + (c[1].isEmpty() ? "" : " " + c[1]), c[2]));
+            String head = c[0] + (c[1].isEmpty() ? "" : " " + c[1]);
+            // A head too long for its column puts the description under it, in the column.
+            lines.add(head.length() <= 23 ? String.format("  %-23s  %s", head, c[2])
+                    : "  " + head + System.lineSeparator() + String.format("  %-23s  %s", "", c[2]));
         }
         lines.add("JDK 21+ warns on dynamic agent loading unless the target runs with -XX:+EnableDynamicAgentLoading.");
         return String.join(System.lineSeparator(), lines);
@@ -79,7 +82,7 @@ public final class JetwCli {
             new String[] {"list", "", "JVMs on this host (pid, jetw attached or not, main class)"},
             new String[] {"etl", "<command> FILE...", etl},
             new String[] {"mof", "", "print the MOF schema of jetw's events (mofcomp it on Windows for tracerpt/WPA)"},
-            new String[] {"selftest", "[--dir FOLDER]", "trace, read back and judge a test workload on this machine; prints a verdict per step"});
+            new String[] {"selftest", "[--dir FOLDER] [--backend auto|windows|portable]", "trace, read back and judge a test workload on this machine; prints a verdict per step"});
     }
 
     /**

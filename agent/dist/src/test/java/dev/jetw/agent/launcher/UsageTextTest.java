@@ -119,6 +119,9 @@ class UsageTextTest {
                 assertTrue(JetwCli.usageText().contains(lines[1].trim()), "the usage text's own description: " + r.out());
             }
         }
+        // selftest's help names every option its parser takes (--backend was left out).
+        assertTrue(Run.of("selftest", "--help").out().startsWith("usage: ./jetw selftest [--dir FOLDER] [--backend auto|windows|portable]"
+                + System.lineSeparator()), Run.of("selftest", "--help").out());
         Run etl = Run.of("etl", "tree", "--help");
         assertEquals(JetwCli.OK, etl.status(), etl.err());
         assertTrue(etl.out().startsWith("usage: ./jetw etl tree "), etl.out());
