@@ -9,6 +9,8 @@ rem Each command runs on a line of its own and "exit /b %ERRORLEVEL%" follows on
 rem %ERRORLEVEL% when it reads a line (or a whole parenthesized block), before the command on it has run.
 rem mvn is mvn.cmd, a batch file: without "call" control would pass to it and never come back here.
 if /I "%~1"=="test" goto test
+rem build takes no arguments: its help must not start a build.
+if /I "%~1"=="build" if not "%~2"=="" goto usage
 if /I "%~1"=="build" goto build
 if not exist "%AGENT_JAR%" (
   echo jetw: %AGENT_JAR% not built yet; run: jetw build 1>&2

@@ -30,34 +30,11 @@ public final class EtlTool {
 
     /** The usage text for a user who runs the tool as {@code invocation etl ...} (e.g. "./jetw", "java -jar jetw-agent.jar"). */
     static String usageText(String invocation) {
-        return "usage: " + invocation + " etl <command> [options] FILE..." + "\n" + USAGE_LINES;
+        return EtlCommands.overview(invocation);
     }
 
-    /** One entry (or more) per command of {@link #COMMANDS}; EtlToolTest checks that none is missing. */
-    private static final String USAGE_LINES = String.join("\n",
-            "  summary [--json] FILE...               session, time span, buffers, events per provider/type/level, events lost",
-            "  dump [--json] FILE...                  one line per event (--json: one JSON object per line)",
-            "  tree [--slowest] [--why] FILE...       per-thread call trees of jetw's START/END events with durations",
-            "                                         (--why: a 'why' line under each top-level call, see why)",
-            "  methods [--json] [--sort KEY] [--top N] FILE...",
-            "                                         per method: calls, total/self/mean ms, p50/p90/p99/max, exceptions",
-            "                                         (KEY: total self calls mean p99 max exceptions)",
-            "  why [--slowest N | --instance ID] [--json] FILE...",
-            "                                         where a call's time went: traced children/self, thread states, disk I/O,",
-            "                                         hard faults, JVM runtime events (default: the 3 slowest top-level calls;",
-            "                                         with --from/--to: calls that start in the window)",
-            "  chrome-trace [-o OUT.json] FILE...     Trace Event Format JSON (small traces) for Perfetto UI / chrome://tracing",
-            "  perfetto FILE [OUT.pftrace]            Perfetto's protobuf trace (any size) for ui.perfetto.dev",
-            "  hot-methods [-o OUT] FILE...           the methods adaptive exclusion excluded or gave a threshold, one line",
-            "                                         each, for the agent option hotMethods=OUT (the next run starts there)",
-            "every command: --thread TID (one thread), --from MS / --to MS (a window in ms after the session start),",
-            "  --quiet (no progress line; there is none anyway when stderr is not a terminal)",
-            "exit status: 0 ok, 1 unreadable or corrupt file, 2 usage error, 3 incomplete trace: truncated file, or"
-                    + " (summary) events lost or unbalanced jetw START/END (intact events still shown)");
-
     /** The command table: every usage text (this tool's, the jar's, the launchers') is checked against it. */
-    static final List<String> COMMANDS = java.util.Collections.unmodifiableList(java.util.Arrays.asList("summary", "dump",
-            "tree", "methods", "why", "chrome-trace", "perfetto", "hot-methods"));
+    static final List<String> COMMANDS = EtlCommands.names();
 
     private EtlTool() {
     }
@@ -95,60 +72,57 @@ public final class EtlTool {
             return usage(err, invocation, "unknown command '" + command + "' (expected "
                     + String.join(", ", COMMANDS.subList(0, COMMANDS.size() - 1)) + " or " + COMMANDS.get(COMMANDS.size() - 1) + ")");
         }
+        if (asksForHelp(args)) {
+            out.println(EtlCommands.help(invocation, EtlCommands.command(command)));
+            return OK;
+        }
         CommandOptions o = new CommandOptions();
         WhyCommand.Options why = new WhyCommand.Options();
         List<Path> files = new ArrayList<>();
         String whyChoice = null; // --slowest or --instance, whichever came first
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
-            if (a.equals("--json") && (command.equals("summary") || command.equals("dump") || command.equals("methods")
-                    || command.equals("why"))) {
-                o.json = true;
-            } else if (command.equals("why") && (a.equals("--slowest") || a.equals("--instance"))) {
-                if (i + 1 >= args.length) {
-                    return usage(err, invocation, a + " needs a value");
+            EtlCommands.Option option = EtlCommands.option(command, a);
+            if (option == null) {
+                if (a.startsWith("-") && a.length() > 1) {
+                    return usage(err, invocation, "unknown option '" + a + "' for " + command, command);
                 }
+                files.add(Paths.get(a));
+                continue;
+            }
+            if (!option.takesValue()) {
+                flag(o, a);
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                return usage(err, invocation, a + " needs " + (a.equals("-o") ? "an output file" : "a value"), command);
+            }
+            String value = args[++i];
+            String problem;
+            if (command.equals("why") && (a.equals("--slowest") || a.equals("--instance"))) {
                 if (whyChoice != null && !whyChoice.equals(a)) {
-                    return usage(err, invocation, whyChoice + " and " + a + " are alternatives: give one (the N slowest calls, or the call with that instance id)");
+                    return usage(err, invocation, whyChoice + " and " + a + " are alternatives: give one (the N slowest calls, or the call with that instance id)", command);
                 }
                 whyChoice = a;
-                String problem = whyOption(why, a, args[++i]);
-                if (problem != null) {
-                    return usage(err, invocation, problem);
-                }
-            } else if (a.equals("--slowest") && command.equals("tree")) {
-                o.slowest = true;
-            } else if (a.equals("--why") && command.equals("tree")) {
-                o.treeWhy = true;
-            } else if (a.equals("--quiet")) {
-                o.quiet = true;
-            } else if (a.equals("--thread") || a.equals("--from") || a.equals("--to")
-                    || (command.equals("methods") && (a.equals("--sort") || a.equals("--top")))
-                    || (a.equals("-o") && (command.equals("chrome-trace") || command.equals("perfetto") || command.equals("hot-methods")))) {
-                if (i + 1 >= args.length) {
-                    return usage(err, invocation, a + " needs " + (a.equals("-o") ? "an output file" : "a value"));
-                }
-                String problem = option(o, a, args[++i]);
-                if (problem != null) {
-                    return usage(err, invocation, problem);
-                }
-            } else if (a.startsWith("-") && a.length() > 1) {
-                return usage(err, invocation, "unknown option '" + a + "' for " + command);
+                problem = whyOption(why, a, value);
             } else {
-                files.add(Paths.get(a));
+                problem = option(o, a, value);
+            }
+            if (problem != null) {
+                return usage(err, invocation, problem, command);
             }
         }
         if (command.equals("perfetto") && files.size() == 2 && o.output == null) {
             o.output = files.remove(1); // perfetto FILE OUT.pftrace
         }
         if (files.isEmpty()) {
-            return usage(err, invocation, command + ": no FILE given");
+            return usage(err, invocation, command + ": no FILE given", command);
         }
         if (o.output != null && files.size() > 1 && !command.equals("hot-methods")) { // hot-methods: one list of all FILEs
-            return usage(err, invocation, command + ": an output file takes one FILE, " + files.size() + " given");
+            return usage(err, invocation, command + ": an output file takes one FILE, " + files.size() + " given", command);
         }
         if (o.fromMs != null && o.toMs != null && o.fromMs >= o.toMs) {
-            return usage(err, invocation, "--from " + o.fromMs + " must be before --to " + o.toMs);
+            return usage(err, invocation, "--from " + o.fromMs + " must be before --to " + o.toMs, command);
         }
         switch (command) {
             case "summary":
@@ -167,6 +141,33 @@ public final class EtlTool {
                 return HotMethodsCommand.run(files, o.output, out, err);
             default:
                 return ChromeTraceCommand.run(files, o, out, err);
+        }
+    }
+
+    /** {@code etl COMMAND ... --help}: -h or --help anywhere after the command asks for its help, whatever else is given. */
+    private static boolean asksForHelp(String[] args) {
+        for (int i = 1; i < args.length; i++) {
+            if (args[i].equals("-h") || args[i].equals("--help")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Applies a flag (an option without a value) of the table. */
+    private static void flag(CommandOptions o, String flag) {
+        switch (flag) {
+            case "--json":
+                o.json = true;
+                break;
+            case "--slowest":
+                o.slowest = true;
+                break;
+            case "--why":
+                o.treeWhy = true;
+                break;
+            default:
+                o.quiet = true;
         }
     }
 
@@ -223,6 +224,12 @@ public final class EtlTool {
 
     private static int usage(PrintStream err, String invocation, String problem) {
         err.println("jetw etl: " + problem + " (see: " + invocation + " etl --help)");
+        return USAGE;
+    }
+
+    /** A usage error of a known command: the hint names that command's help, which lists its options. */
+    private static int usage(PrintStream err, String invocation, String problem, String command) {
+        err.println("jetw etl: " + problem + " (see: " + invocation + " etl " + command + " --help)");
         return USAGE;
     }
 

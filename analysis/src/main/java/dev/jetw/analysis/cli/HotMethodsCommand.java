@@ -22,10 +22,15 @@ final class HotMethodsCommand {
     private HotMethodsCommand() {
     }
 
-    /** Prints the list, or with {@code output} writes it there in UTF-8 (replacing the file) and prints its path. */
+    /**
+     * Prints the list, or with {@code output} writes it there in UTF-8 (replacing the file) and prints its path; when a
+     * file cannot be read to its end (not an .etl, missing, a read error), neither: a list without that file's decisions
+     * would look complete to hotMethods=, and -o would replace a good list with it.
+     */
     static int run(List<Path> files, Path output, PrintStream out, PrintStream err) {
         Map<String, String> byMethod = new TreeMap<>();
         int[] unnamed = {0};
+        int[] readThrough = {0};
         int status = EtlTool.OK;
         for (Path f : files) {
             status = EtlTool.worse(status, EtlFileRun.run(f, err, reader -> {
@@ -54,7 +59,13 @@ final class HotMethodsCommand {
                         byMethod.put(method, reason);
                     }
                 }
+                readThrough[0]++;
             }));
+        }
+        if (readThrough[0] < files.size()) {
+            err.println("jetw etl: hot-methods: no list " + (output == null ? "printed" : "written to " + output)
+                    + ": " + (files.size() - readThrough[0]) + " of " + files.size() + " FILEs could not be read");
+            return EtlTool.worse(status, EtlTool.BAD_FILE);
         }
         int[] counts = new int[3];
         for (String reason : byMethod.values()) {

@@ -458,4 +458,34 @@ class EtlToolTest {
         List<?> events = (List<?>) MiniJson.object(Files.readString(out)).get("traceEvents");
         assertEquals(1, events.size(), "the process's name only (thread 13 has no name: the viewers show its tid): " + events);
     }
+
+    /**
+     * {@code etl COMMAND --help} (and -h, also after other arguments): exit 0, the command's usage line, and each option the
+     * parser takes for it; every option of the table the parser refuses for that command is left out (help and parser
+     * read the same table, so they cannot disagree).
+     */
+    @Test
+    void everyCommandPrintsItsHelpListingExactlyTheOptionsItTakes() {
+        for (String command : EtlTool.COMMANDS) {
+            for (String[] helpArgs : new String[][] {{command, "--help"}, {command, "-h"}, {command, "--json", "x.etl", "--help"}}) {
+                Run help = run(helpArgs);
+                assertEquals(EtlTool.OK, help.status(), String.join(" ", helpArgs) + ": " + help.err());
+                assertEquals("", help.err());
+                assertTrue(help.out().startsWith("usage: jetw etl " + command + " "), help.out());
+            }
+            String help = run(command, "--help").out();
+            for (EtlCommands.Option o : EtlCommands.OPTIONS) {
+                List<String> args = new java.util.ArrayList<>(java.util.Arrays.asList(command, o.name));
+                if (o.takesValue()) {
+                    args.add(o.name.equals("--sort") ? "self" : "1");
+                }
+                args.add(tmp.resolve("missing.etl").toString());
+                Run r = run(args.toArray(new String[0]));
+                boolean taken = !r.err().contains("unknown option '" + o.name + "'");
+                boolean listed = java.util.regex.Pattern.compile("(?m)^  " + java.util.regex.Pattern.quote(o.name) + "[ \\n]").matcher(help).find();
+                assertEquals(taken, listed, command + " " + o.name + ": taken by the parser " + taken + ", in the help " + listed + "\n" + help + r.err());
+            }
+        }
+        assertEquals("jetw etl: unknown option '--json' for tree (see: jetw etl tree --help)", run("tree", "--json", "x.etl").err().trim());
+    }
 }

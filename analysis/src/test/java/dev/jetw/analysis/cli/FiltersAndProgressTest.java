@@ -101,6 +101,9 @@ class FiltersAndProgressTest {
     void everyCommandTakesTheFilterOptionsAndRejectsBadValues() throws IOException {
         Path f = file();
         for (String cmd : EtlTool.COMMANDS) {
+            if (cmd.equals("hot-methods")) {
+                continue; // below: it lists every decision, and refuses the filters
+            }
             EtlToolTest.Run r = run(cmd, "--quiet", "--thread", "11", "--from", "0", "--to", "100", f.toString(),
                     tmp.resolve("x-" + cmd).toString().replace("x-perfetto", "x.pftrace"));
             if (!cmd.equals("perfetto")) {
@@ -111,6 +114,22 @@ class FiltersAndProgressTest {
             assertEquals(EtlTool.USAGE, run(cmd, "--from", "5", "--to", "5", f.toString()).status(), cmd);
             assertEquals(EtlTool.USAGE, run(cmd, "--thread", "x", f.toString()).status(), cmd);
         }
+    }
+
+    /**
+     * hot-methods refuses --thread, --from and --to (it took them and listed every decision anyway, while its help said
+     * "one thread"): a list for hotMethods= holds the whole run's decisions. --quiet it takes, as every command.
+     */
+    @Test
+    void hotMethodsRefusesTheFiltersItWouldNotApply() throws IOException {
+        Path f = file();
+        for (String[] filter : new String[][] {{"--thread", "11"}, {"--from", "0"}, {"--to", "100"}}) {
+            EtlToolTest.Run r = run("hot-methods", filter[0], filter[1], f.toString());
+            assertEquals(EtlTool.USAGE, r.status(), filter[0]);
+            assertEquals("", r.out(), filter[0]);
+            assertEquals("jetw etl: unknown option '" + filter[0] + "' for hot-methods (see: jetw etl hot-methods --help)", r.err().trim());
+        }
+        assertEquals(0, run("hot-methods", "--quiet", f.toString()).status());
     }
 
     /** Reads the fixture through {@code p} as a command would. */

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static dev.jetw.etl.EtlFixtureBuilder.concat;
 import static dev.jetw.etl.EtlFixtureBuilder.full;
@@ -123,5 +124,37 @@ class HotMethodsCommandTest {
                 "# 1 hot-short, 1 hot-fast, 0 given a threshold (hot-threshold=T); 2 decisions left out: their methods are not named in the trace",
                 "hot-fast a.Map.get(Ljava/lang/Object;)Ljava/lang/Object;",
                 "hot-short a.Page.isLeaf()Z"), Files.readAllLines(out, java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A FILE that is no .etl (or missing) must leave no list behind: the header lines alone, redirected to a file, read as
+     * an empty list by hotMethods=; with -o an earlier good list stays as it was. One case per way of giving the FILEs.
+     */
+    @Test
+    void anUnreadableFileLeavesNoListOnStdoutNorInTheOutputFile() throws IOException {
+        Path good = trace("good.etl", false, JetwSchema.EXCLUSION_HOT_SHORT, null, null, null);
+        Path notEtl = tmp.resolve("app.log");
+        Files.write(notEtl, "not a trace\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Path missing = tmp.resolve("missing.etl");
+        for (Path[] files : new Path[][] {{notEtl}, {missing}, {good, notEtl}, {notEtl, good}}) {
+            List<String> args = new java.util.ArrayList<>(java.util.Arrays.asList("hot-methods"));
+            for (Path f : files) {
+                args.add(f.toString());
+            }
+            EtlToolTest.Run r = EtlToolTest.run(args.toArray(new String[0]));
+            assertEquals(EtlTool.BAD_FILE, r.status(), args.toString());
+            assertEquals("", r.out(), args + ": nothing on stdout");
+            assertTrue(r.err().contains("jetw etl: hot-methods: no list printed: 1 of " + files.length + " FILEs could not be read"), r.err());
+
+            Path list = tmp.resolve("app.hot");
+            Files.write(list, "hot-short a.Page.isLeaf()Z\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            args.add(1, "-o");
+            args.add(2, list.toString());
+            r = EtlToolTest.run(args.toArray(new String[0]));
+            assertEquals(EtlTool.BAD_FILE, r.status(), args.toString());
+            assertEquals("", r.out(), args + ": no path printed");
+            assertEquals("hot-short a.Page.isLeaf()Z\n", new String(Files.readAllBytes(list), java.nio.charset.StandardCharsets.UTF_8),
+                    args + ": the earlier list is kept");
+        }
     }
 }

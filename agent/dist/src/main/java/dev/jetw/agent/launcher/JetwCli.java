@@ -60,17 +60,42 @@ public final class JetwCli {
         } catch (JetwFailure missing) {
             etl = "read .etl files (not available: " + missing.why() + ")";
         }
-        return String.join(System.lineSeparator(),
-            "usage: " + invocation() + " <command> [args]",
-            "  attach <pid> [options]   start the agent in a running JVM (options as for -javaagent, e.g. include=com.acme.**,file=/tmp/a.etl)",
-            "  detach <pid>             remove all instrumentation and stop the session the agent started",
-            "  status <pid>             session, methods instrumented, events written and lost, internal errors",
-            "  dump <pid> [FILE]        write what the session holds now (the ring, or a copy of the file) to a new .etl; tracing goes on",
-            "  list                     JVMs on this host (pid, jetw attached or not, main class)",
-            "  etl <command> FILE...    " + etl,
-            "  mof                      print the MOF schema of jetw's events (mofcomp it on Windows for tracerpt/WPA)",
-            "  selftest [--dir FOLDER]  trace, read back and judge a test workload on this machine; prints a verdict per step",
-            "JDK 21+ warns on dynamic agent loading unless the target runs with -XX:+EnableDynamicAgentLoading.");
+        List<String> lines = new ArrayList<>();
+        lines.add("usage: " + invocation() + " <command> [args]");
+        for (String[] c : commandTable(etl)) {
+            String head = c[0] + (c[1].isEmpty() ? "" : " " + c[1]);
+            // A head too long for its column puts the description under it, in the column.
+            lines.add(head.length() <= 23 ? String.format("  %-23s  %s", head, c[2])
+                    : "  " + head + System.lineSeparator() + String.format("  %-23s  %s", "", c[2]));
+        }
+        lines.add("JDK 21+ warns on dynamic agent loading unless the target runs with -XX:+EnableDynamicAgentLoading.");
+        return String.join(System.lineSeparator(), lines);
+    }
+
+    /** The commands: name, arguments, what it does; the usage text and each command's --help are printed from these rows. */
+    private static List<String[]> commandTable(String etl) {
+        return Arrays.asList(
+            new String[] {"attach", "<pid> [options]", "start the agent in a running JVM (options as for -javaagent, e.g. include=com.acme.**,file=/tmp/a.etl)"},
+            new String[] {"detach", "<pid>", "remove all instrumentation and stop the session the agent started"},
+            new String[] {"status", "<pid>", "session, methods instrumented, events written and lost, internal errors"},
+            new String[] {"dump", "<pid> [FILE]", "write what the session holds now (the ring, or a copy of the file) to a new .etl; tracing goes on"},
+            new String[] {"list", "", "JVMs on this host (pid, jetw attached or not, main class)"},
+            new String[] {"etl", "<command> FILE...", etl},
+            new String[] {"mof", "", "print the MOF schema of jetw's events (mofcomp it on Windows for tracerpt/WPA)"},
+            new String[] {"selftest", "[--dir FOLDER] [--backend auto|windows|portable]", "trace, read back and judge a test workload on this machine; prints a verdict per step"});
+    }
+
+    /**
+     * {@code COMMAND --help} (or -h) of a command other than etl (whose tool prints its own): the command's row of
+     * the usage text as a usage line and what it does; null for a command of no row.
+     */
+    static String commandHelp(String command) {
+        for (String[] c : commandTable("")) {
+            if (c[0].equals(command)) {
+                return "usage: " + invocation() + " " + c[0] + (c[1].isEmpty() ? "" : " " + c[1]) + System.lineSeparator() + "  " + c[2];
+            }
+        }
+        return null;
     }
 
     private JetwCli() {
@@ -85,6 +110,10 @@ public final class JetwCli {
             }
             String command = args[0];
             List<String> rest = Arrays.asList(args).subList(1, args.length);
+            if (!command.equals("etl") && (rest.contains("--help") || rest.contains("-h")) && commandHelp(command) != null) {
+                out.println(commandHelp(command));
+                return OK;
+            }
             switch (command) {
                 case "attach":
                     return sessionCommand("attach", rest, out, err);
@@ -100,10 +129,16 @@ public final class JetwCli {
                     }
                     return sessionCommand(command, rest, out, err);
                 case "list":
+                    if (!rest.isEmpty()) {
+                        return usage(err, "list takes no arguments");
+                    }
                     return list(out);
                 case "etl":
                     return etl(rest.toArray(new String[0]), out, err);
                 case "mof":
+                    if (!rest.isEmpty()) {
+                        return usage(err, "mof takes no arguments");
+                    }
                     out.print(callStatic(AgentLauncher.MOF_SCHEMA, "generate", new Class<?>[0]));
                     return OK;
                 case "selftest":

@@ -40,6 +40,37 @@ class CliIT {
         assertTrue(usage.contains("\nusage: ./jetw <command> [args]\n"), usage);
     }
 
+    /**
+     * {@code ./jetw COMMAND --help} for every command of the launcher but test and demo (mvn's and demo.sh's own help),
+     * and for every etl command: exit 0 and the command's usage line. attach, status, ... took "--help" for a pid (exit 2),
+     * list listed, mof printed the schema, build built, and every etl command called it an unknown option (exit 2).
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"build", "attach", "detach", "status", "dump", "list", "mof", "selftest",
+            "etl summary", "etl dump", "etl tree", "etl methods", "etl why", "etl chrome-trace", "etl perfetto", "etl hot-methods"})
+    void everyCommandOfTheLauncherPrintsItsHelp(String command, @org.junit.jupiter.api.io.TempDir Path bin) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(System.getProperty("os.name").startsWith("Windows"), "./jetw is a bash script");
+        Path repo = Paths.get(System.getProperty("jetw.repo.dir"));
+        // An mvn that fails first on the PATH: a help that ran a build (build --help did: an install into ~/.m2) fails here instead.
+        Path mvn = Files.writeString(bin.resolve("mvn"), "#!/bin/sh\necho 'mvn ran' >&2\nexit 97\n");
+        assertTrue(mvn.toFile().setExecutable(true));
+        for (String flag : List.of("--help", "-h")) {
+            List<String> args = new java.util.ArrayList<>(List.of("./jetw"));
+            args.addAll(List.of(command.split(" ")));
+            args.add(flag);
+            ProcessBuilder pb = new ProcessBuilder(args).directory(repo.toFile());
+            pb.environment().put("PATH", bin + java.io.File.pathSeparator + System.getenv("PATH"));
+            Process p = pb.start();
+            p.getOutputStream().close();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor(), args + ": " + out + err);
+            assertEquals("", err, args.toString());
+            String first = out.lines().findFirst().orElse("");
+            assertTrue(first.equals("usage: ./jetw " + command) || first.startsWith("usage: ./jetw " + command + " "), args + ":\n" + out);
+        }
+    }
+
     @Test
     void unknownCommandSaysSoAndExits2() throws Exception {
         ChildJvm.Result r = ChildJvm.tool("frobnicate");

@@ -92,11 +92,44 @@ class UsageTextTest {
                 + System.lineSeparator() + "usage: ./jetw <command> [args]"), r.err());
         Run etl = Run.of("etl", "summary");
         assertEquals(EtlTool.USAGE, etl.status());
-        assertEquals("jetw etl: summary: no FILE given (see: ./jetw etl --help)", etl.err().trim());
+        assertEquals("jetw etl: summary: no FILE given (see: ./jetw etl summary --help)", etl.err().trim());
         Run help = Run.of("etl", "--help");
         assertTrue(help.out().startsWith("usage: ./jetw etl <command> [options] FILE..."), help.out());
         for (String command : EtlTool.commands()) {
             assertTrue(help.out().contains("\n  " + command + " "), command + " in the etl usage:\n" + help.out());
+        }
+    }
+
+    /**
+     * {@code COMMAND --help} and {@code -h} of every command of the jar: exit 0, its usage line on stdout, nothing else done
+     * (attach, detach, status and dump took "--help" for a pid, list listed the JVMs, mof printed the schema, selftest ran
+     * nothing but refused it). list and mof take no other argument.
+     */
+    @Test
+    void everyCommandOfTheJarPrintsItsHelp() {
+        System.setProperty(JetwCli.LAUNCHER_PROPERTY, "./jetw");
+        for (String command : Arrays.asList("attach", "detach", "status", "dump", "list", "mof", "selftest")) {
+            for (String flag : Arrays.asList("--help", "-h")) {
+                Run r = Run.of(command, flag);
+                assertEquals(JetwCli.OK, r.status(), command + " " + flag + ": " + r.err());
+                assertEquals("", r.err(), command + " " + flag);
+                String[] lines = r.out().split(System.lineSeparator());
+                assertEquals(2, lines.length, r.out());
+                assertTrue(lines[0].equals("usage: ./jetw " + command) || lines[0].startsWith("usage: ./jetw " + command + " "), r.out());
+                assertTrue(JetwCli.usageText().contains(lines[1].trim()), "the usage text's own description: " + r.out());
+            }
+        }
+        // selftest's help names every option its parser takes (--backend was left out).
+        assertTrue(Run.of("selftest", "--help").out().startsWith("usage: ./jetw selftest [--dir FOLDER] [--backend auto|windows|portable]"
+                + System.lineSeparator()), Run.of("selftest", "--help").out());
+        Run etl = Run.of("etl", "tree", "--help");
+        assertEquals(JetwCli.OK, etl.status(), etl.err());
+        assertTrue(etl.out().startsWith("usage: ./jetw etl tree "), etl.out());
+        for (String command : Arrays.asList("list", "mof")) {
+            Run r = Run.of(command, "extra");
+            assertEquals(JetwCli.USAGE, r.status(), command);
+            assertTrue(r.err().startsWith("jetw: " + command + " takes no arguments"), r.err());
+            assertEquals("", r.out());
         }
     }
 
