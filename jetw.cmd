@@ -44,5 +44,6 @@ echo   dump ^<pid^> [FILE]          write what the session holds now to a new .e
 echo   list                       JVMs on this host
 echo   etl summary^|dump^|tree^|methods^|why^|chrome-trace^|perfetto^|hot-methods FILE...   read .etl files
 echo   mof                        print the MOF schema of jetw's events (for mofcomp)
-echo   selftest [--dir FOLDER]    check this machine: trace a test workload, read it back, print a verdict per step
+echo   selftest [--dir FOLDER] [--backend auto^|windows^|portable]
+echo                              check this machine: trace a test workload, read it back, print a verdict per step
 exit /b 0

@@ -61,6 +61,16 @@ class UsageTextTest {
         assertEquals(expected.replace("|", "^|"), etlLine(REPO.resolve("jetw.cmd"), "echo   etl (\\S+) FILE"));
     }
 
+    @Test
+    void bothLaunchersGiveSelftestTheJarsArguments() throws IOException {
+        String jar = Run.of("selftest", "--help").out();
+        Matcher args = Pattern.compile("usage: .* selftest (\\[.*)").matcher(jar);
+        assertTrue(args.find(), jar);
+        String expected = args.group(1).trim();
+        assertEquals(expected, etlLine(REPO.resolve("jetw"), "  selftest (.*)$").trim());
+        assertEquals(expected.replace("|", "^|"), etlLine(REPO.resolve("jetw.cmd"), "echo   selftest (.*)$").trim());
+    }
+
     private static String etlLine(Path launcher, String regex) throws IOException {
         Pattern p = Pattern.compile(regex);
         List<String> lines = Files.readAllLines(launcher, StandardCharsets.ISO_8859_1);
