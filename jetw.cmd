@@ -10,7 +10,12 @@ rem %ERRORLEVEL% when it reads a line (or a whole parenthesized block), before t
 rem mvn is mvn.cmd, a batch file: without "call" control would pass to it and never come back here.
 if /I "%~1"=="test" goto test
 rem build takes no arguments: its help must not start a build.
-if /I "%~1"=="build" if not "%~2"=="" goto usage
+if /I "%~1"=="build" if /I "%~2"=="--help" goto usage
+if /I "%~1"=="build" if /I "%~2"=="-h" goto usage
+if /I "%~1"=="build" if not "%~2"=="" (
+  echo jetw: build takes no arguments 1>&2
+  exit /b 2
+)
 if /I "%~1"=="build" goto build
 if not exist "%AGENT_JAR%" (
   echo jetw: %AGENT_JAR% not built yet; run: jetw build 1>&2

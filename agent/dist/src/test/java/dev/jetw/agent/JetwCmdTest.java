@@ -49,6 +49,25 @@ class JetwCmdTest {
         assertTrue(attributes.stream().anyMatch(l -> l.trim().matches("\\*\\.cmd\\s+.*eol=crlf.*")), attributes.toString());
     }
 
+    /**
+     * {@code jetw.cmd build X} must fail as {@code ./jetw build X} does (exit 2, on stderr), not print the usage and exit
+     * 0 without building: a script would take the missing jar for a build that worked.
+     */
+    @Test
+    void buildWithAnArgumentFailsWithTwo() throws IOException {
+        List<String> lines = Files.readAllLines(REPO.resolve("jetw.cmd"), StandardCharsets.ISO_8859_1);
+        int guard = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).trim().equalsIgnoreCase("if /I \"%~1\"==\"build\" if not \"%~2\"==\"\" (")) {
+                guard = i;
+            }
+        }
+        assertTrue(guard >= 0, "no block for build with an argument in jetw.cmd");
+        assertTrue(lines.get(guard + 1).trim().endsWith("1>&2"), lines.get(guard + 1));
+        assertEquals("exit /b 2", lines.get(guard + 2).trim());
+        assertEquals(")", lines.get(guard + 3).trim());
+    }
+
     /** The checks reject the mistakes they are for (the launcher before issue 30 had both kinds). */
     @Test
     void theChecksFireOnTheOldLauncher() {

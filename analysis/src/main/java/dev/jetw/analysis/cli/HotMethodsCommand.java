@@ -88,6 +88,13 @@ final class HotMethodsCommand {
             out.print(s);
             return status;
         }
+        if (status != EtlTool.OK) {
+            // A truncated or damaged trace still shows its intact decisions on stdout, but -o replaces a file that
+            // hotMethods= reads at the next start: a partial list there would silently drop the decisions lost.
+            err.println("jetw etl: hot-methods: no list written to " + output + ": a FILE was read with problems (above);"
+                    + " without -o the decisions it holds are printed");
+            return status;
+        }
         try {
             java.nio.file.Files.write(output, s.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         } catch (java.io.IOException e) {

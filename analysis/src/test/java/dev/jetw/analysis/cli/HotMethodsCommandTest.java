@@ -126,6 +126,25 @@ class HotMethodsCommandTest {
                 "hot-short a.Page.isLeaf()Z"), Files.readAllLines(out, java.nio.charset.StandardCharsets.UTF_8));
     }
 
+    /** A truncated FILE lists its intact decisions on stdout (exit 3), but -o keeps the earlier list as it was. */
+    @Test
+    void aTruncatedFileIsListedButNeverReplacesAList() throws IOException {
+        Path whole = trace("whole.etl", false, JetwSchema.EXCLUSION_HOT_SHORT, null, null, null);
+        byte[] bytes = Files.readAllBytes(whole);
+        Path cut = tmp.resolve("cut.etl");
+        Files.write(cut, java.util.Arrays.copyOf(bytes, bytes.length - 100));
+        EtlToolTest.Run printed = EtlToolTest.run("hot-methods", cut.toString());
+        assertEquals(EtlTool.TRUNCATED, printed.status(), printed.err());
+        Path list = tmp.resolve("app.hot");
+        Files.write(list, "hot-fast a.Map.get(Ljava/lang/Object;)Ljava/lang/Object;\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        EtlToolTest.Run r = EtlToolTest.run("hot-methods", "-o", list.toString(), cut.toString());
+        assertEquals(EtlTool.TRUNCATED, r.status(), r.err());
+        assertEquals("", r.out(), "no path printed");
+        assertTrue(r.err().contains("jetw etl: hot-methods: no list written to " + list), r.err());
+        assertEquals("hot-fast a.Map.get(Ljava/lang/Object;)Ljava/lang/Object;\n",
+                new String(Files.readAllBytes(list), java.nio.charset.StandardCharsets.UTF_8), "the earlier list is kept");
+    }
+
     /**
      * A FILE that is no .etl (or missing) must leave no list behind: the header lines alone, redirected to a file, read as
      * an empty list by hotMethods=; with -o an earlier good list stays as it was. One case per way of giving the FILEs.
