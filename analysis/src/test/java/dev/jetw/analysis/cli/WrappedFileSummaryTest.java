@@ -97,6 +97,17 @@ class WrappedFileSummaryTest {
                 + " 1 ENDs without START: START lost)"), r[1]);
     }
 
+    /** {@code dump --json} names a RING notice's kind "ring", as it names a WRITER's "writer". */
+    @Test
+    void dumpNamesTheRingNotice() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = EtlTool.run(new String[] {"dump", "--json", trace(1, true, false).toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, text);
+        assertTrue(text.contains("\"notice\":{\"kind\":\"ring\",\"text\":\"buffering ring of 8 buffers\"}"), text);
+    }
+
     /** A circular file whose oldest data buffer is number 2 (one overwritten): the note says "the buffer", not "the 1 buffers". */
     @Test
     void oneOverwrittenBufferIsNamedInTheSingular() throws IOException {
