@@ -182,7 +182,8 @@ final class SummaryCommand {
                 if (overwrittenStarts > 0 && !filtered) {
                     c.sessionNotes.add(overwrittenStarts + (overwrittenStarts == 1 ? " END comes" : " ENDs come")
                             + " before the first START of its thread: calls begun before the file's oldest event, which"
-                            + " the " + (c.ring != null ? "buffering ring" : "circular file") + " overwrote by design");
+                            + " the " + (c.ring != null || (reader.header().logFileMode() & BUFFERING_MODE) != 0 ? "buffering ring"
+                            : "circular file") + " overwrote by design");
                 }
                 List<String> lost = lossProblems(reader.header(), c, filtered, overwrittenStarts);
                 out.println(o.json ? json(reader, c, lost) : text(reader, c, lost, o.describeFilters()));
