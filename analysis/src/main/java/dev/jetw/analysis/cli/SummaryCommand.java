@@ -180,8 +180,8 @@ final class SummaryCommand {
                 }
                 long overwrittenStarts = overwritesByDesign(reader.header(), c) ? c.leadingEnds : 0;
                 if (overwrittenStarts > 0 && !filtered) {
-                    c.sessionNotes.add(overwrittenStarts + (overwrittenStarts == 1 ? " END comes" : " ENDs come")
-                            + " before the first START of its thread: calls begun before the file's oldest event, which"
+                    c.sessionNotes.add(overwrittenStarts + (overwrittenStarts == 1 ? " END comes before the first START of its thread"
+                            : " ENDs come before the first START of their thread") + ": calls begun before the file's oldest event, which"
                             + " the " + (c.ring != null || (reader.header().logFileMode() & BUFFERING_MODE) != 0 ? "buffering ring"
                             : "circular file") + " overwrote by design");
                 }

@@ -72,7 +72,7 @@ class WrappedFileSummaryTest {
         int[] status = new int[1];
         String[] r = run(trace(mode, ring, false), json, status);
         assertEquals(0, status[0], r[1]);
-        assertTrue(r[0].contains("2 ENDs come before the first START of its thread: calls begun before the file's oldest"
+        assertTrue(r[0].contains("2 ENDs come before the first START of their thread: calls begun before the file's oldest"
                 + " event, which the " + (ring || (mode & 0x400) != 0 ? "buffering ring" : "circular file") + " overwrote by design"), r[1]);
         assertFalse(r[0].contains("START lost"), r[1]);
         assertTrue(json ? r[0].contains("\"problems\":[]") : r[0].contains("problems: none"), r[1]);
