@@ -57,6 +57,13 @@ public final class EtlLogfileHeader {
      * writer, nothing else changes.
      */
     public String writer;
+    /**
+     * For a buffering ring's file or dump, what the ring does (a {@link SessionNotice} of kind RING after the
+     * WRITER notice in buffer 0), else null: the header's LogFileMode has EVENT_TRACE_BUFFERING_MODE cleared, as
+     * ETW writes it, so without this a reader could not tell the ENDs of calls begun in overwritten buffers from a
+     * lost START. Costs no buffer; left out, like the writer, when buffer 0 has no room for it.
+     */
+    public String ring;
     /** SYSTEM_TRACE_HEADER fields of the header record. */
     public int threadId;
     public int processId;
@@ -123,25 +130,26 @@ public final class EtlLogfileHeader {
         for (int i = end; i < used; i++) {
             buf.put(i, (byte) 0);
         }
-        used = appendWriter(buf, used);
+        used = appendNotice(buf, used, SessionNotice.WRITER, writer);
+        used = appendNotice(buf, used, SessionNotice.RING, ring);
         EtlBufferWriter.seal(buf, used, 0L, 0L, loggerId, EtlFormat.BUFFER_TYPE_HEADER,
                 EtlFormat.BUFFER_FLAG_PROC_INDEX | EtlFormat.BUFFER_FLAG_FLUSH_MARKER);
         return buf;
     }
 
-    /** The WRITER notice at {@code used} when there is one and it fits; returns the buffer's new used length. */
-    private int appendWriter(ByteBuffer buf, int used) {
-        if (writer == null) {
+    /** A notice at {@code used} when there is one ({@code text} not null) and it fits; returns the buffer's new used length. */
+    private int appendNotice(ByteBuffer buf, int used, int kind, String text) {
+        if (text == null) {
             return used;
         }
-        byte[] payload = SessionNotice.encode(SessionNotice.WRITER, writer);
+        byte[] payload = SessionNotice.encode(kind, text);
         int space = EtlRecordWriter.fullRecordSpace(payload.length);
         if (used + space > bufferSize) {
             return used;
         }
         long[] words = new long[space >>> 3];
         int at = EtlRecordWriter.putFullHeader(words, 0, EventType.INFO, TraceLevel.INFORMATION, SessionNotice.VERSION,
-                0, processId, systemTime, WRITER_CLASS, payload.length);
+                0, processId, systemTime, NOTICE_CLASS, payload.length);
         EtlRecordWriter.putPayload(words, at, ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN), payload.length);
         ByteBuffer record = ByteBuffer.allocate(space).order(ByteOrder.LITTLE_ENDIAN);
         EtlRecordWriter.copyWords(words, 0, space, record);
@@ -151,7 +159,7 @@ public final class EtlLogfileHeader {
         return used + space;
     }
 
-    private static final EncodedGuid WRITER_CLASS = EncodedGuid.of(SessionNotice.CLASS);
+    private static final EncodedGuid NOTICE_CLASS = EncodedGuid.of(SessionNotice.CLASS);
 
     /** WCHAR[32], NUL-terminated, cut to 31 characters. */
     private static void putFixedWchar(ByteBuffer buf, int at, String s) {

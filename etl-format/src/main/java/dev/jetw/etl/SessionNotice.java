@@ -21,10 +21,14 @@ import java.util.UUID;
  *                   Linux 6.18.0 amd64"), once per file, in the header buffer right after the logfile
  *                   header (see {@link EtlLogfileHeader#writer}), so it is in every file a session writes
  *                   (circular, newfile, dumps) whatever buffers were overwritten
+ *                 4 RING: the file (or dump) is a buffering ring's, whose full ring overwrote its oldest
+ *                   buffers: in buffer 0 after the WRITER notice (see {@link EtlLogfileHeader#ring}); the
+ *                   logfile header cannot say it, as ETW clears EVENT_TRACE_BUFFERING_MODE in its LogFileMode
  *   UTF-16Z text  one line, saying what is missing or odd and, for a problem, how to fix it
  * </pre>
  * Readers list problems with the file's other problems ({@code jetw etl summary}), notes as notes, and the
- * writer as "written by";
+ * writer as "written by", and a RING notice tells them that ENDs whose START is not in the file can be the
+ * ring's overwritten past rather than a loss;
  * a reader that does not know the class shows it as an unknown classic event, which loses nothing.
  */
 public final class SessionNotice {
@@ -37,6 +41,8 @@ public final class SessionNotice {
     public static final int NOTE = 2;
     /** What wrote the file and on which host (the logfile header's version is the Windows layout it follows). */
     public static final int WRITER = 3;
+    /** The file is a buffering ring's: its oldest buffers can have been overwritten, by design, without loss. */
+    public static final int RING = 4;
     public static final int VERSION = 0;
 
     private final int kind;
@@ -61,6 +67,10 @@ public final class SessionNotice {
 
     public boolean isWriter() {
         return kind == WRITER;
+    }
+
+    public boolean isRing() {
+        return kind == RING;
     }
 
     /** The record payload of a notice. */
@@ -91,6 +101,6 @@ public final class SessionNotice {
     @Override
     public String toString() {
         return (kind == PROBLEM ? "problem: " : kind == NOTE ? "note: " : kind == WRITER ? "written by: "
-                : "notice " + kind + ": ") + text;
+                : kind == RING ? "ring: " : "notice " + kind + ": ") + text;
     }
 }

@@ -76,7 +76,10 @@ public final class ProofScenario {
         }
     }
 
-    /** Whether the account is elevated: TRUE/FALSE on Windows, FALSE elsewhere, null when unknown. */
+    /**
+     * Whether the account is elevated: TRUE/FALSE on Windows (the token's integrity level) and on Linux (the effective
+     * uid is 0, what kernel= needs there), FALSE elsewhere, null when unknown.
+     */
     public static Boolean currentElevation() {
         return Elevation.current(dev.jetw.etw.EtwBackends.isWindows());
     }

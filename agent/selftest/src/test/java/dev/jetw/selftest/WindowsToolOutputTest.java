@@ -27,14 +27,21 @@ class WindowsToolOutputTest {
 
     /** On Linux the effective uid says it (a root run said "elevated: no"): root is what kernel= needs there. */
     @Test
-    void linuxRootIsReadFromTheEffectiveUidOfProcSelfStatus() {
+    void linuxRootIsReadFromTheEffectiveUidOfProcSelfStatus() throws java.io.IOException {
         assertEquals(Boolean.TRUE, Elevation.rootFromProcStatus("Name:\tjava\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"));
         assertEquals(Boolean.TRUE, Elevation.rootFromProcStatus("Uid:\t1000\t0\t0\t0\n"), "setuid root: effective 0");
         assertEquals(Boolean.FALSE, Elevation.rootFromProcStatus("Uid:\t0\t1000\t1000\t1000\n"), "effective 1000");
         assertNull(Elevation.rootFromProcStatus("Name:\tjava\n"));
         if (System.getProperty("os.name").equals("Linux")) {
-            assertEquals(Boolean.valueOf("root".equals(System.getProperty("user.name"))), Elevation.current(false),
-                    "this JVM's own user");
+            // The owner of a file this JVM creates is its effective uid: a uid-0 account of any name is root.
+            java.nio.file.Path probe = java.nio.file.Files.createTempFile("jetw-uid", ".probe");
+            try {
+                Object uid = java.nio.file.Files.getAttribute(probe, "unix:uid");
+                assertEquals(Boolean.valueOf(Integer.valueOf(0).equals(uid)), Elevation.current(false),
+                        "this JVM's own effective uid " + uid);
+            } finally {
+                java.nio.file.Files.delete(probe);
+            }
         }
     }
 

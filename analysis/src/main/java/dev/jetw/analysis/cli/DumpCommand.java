@@ -277,7 +277,7 @@ final class DumpCommand {
             } else if (notice != null) {
                 w.name("notice").beginObject();
                 w.field("kind", notice.isProblem() ? "problem" : notice.kind() == SessionNotice.NOTE ? "note"
-                        : notice.isWriter() ? "writer" : Integer.toString(notice.kind()));
+                        : notice.isWriter() ? "writer" : notice.isRing() ? "ring" : Integer.toString(notice.kind()));
                 w.field("text", notice.text());
                 w.endObject();
             }

@@ -45,6 +45,12 @@ final class SummaryCommand {
         final Map<String, Long> kernelEvents = new TreeMap<>();
         long callStarts;
         long callEnds;
+        /** ENDs on a thread before its first START in the file: calls begun before the file's oldest event. */
+        long leadingEnds;
+        /** Threads that had a START in the file so far. */
+        final java.util.Set<Integer> threadsStarted = new java.util.HashSet<>();
+        /** A RING notice in buffer 0: the file is a buffering ring's, which overwrites its oldest buffers. */
+        String ring;
         final ExcludedMethods excluded = new ExcludedMethods();
         /** The session's own notices (SessionNotice): what it could not record, and caveats. */
         final List<String> sessionProblems = new ArrayList<>();
@@ -62,6 +68,8 @@ final class SummaryCommand {
         void notice(SessionNotice n) {
             if (n.isWriter()) {
                 writer = n.text();
+            } else if (n.isRing()) {
+                ring = n.text();
             } else {
                 (n.isProblem() ? sessionProblems : sessionNotes).add(n.text());
             }
@@ -88,8 +96,10 @@ final class SummaryCommand {
             JetwEvent jetw = JetwEvent.decode(r);
             if (jetw != null && jetw.kind == JetwEvent.Kind.CALL_START) {
                 callStarts++;
+                threadsStarted.add(r.threadId());
             } else if (jetw != null && jetw.kind == JetwEvent.Kind.CALL_END) {
                 callEnds++;
+                leadingEnds += threadsStarted.contains(r.threadId()) ? 0 : 1;
             }
             String key = g == null ? "none" : g.toString();
             providers.merge(key, 1L, Long::sum);
@@ -157,20 +167,25 @@ final class SummaryCommand {
                     if (notice != null) {
                         c.notice(notice);
                     }
-                    boolean preamble = r.isLogfileHeader() || notice != null && notice.isWriter();
+                    boolean preamble = r.isLogfileHeader() || notice != null && (notice.isWriter() || notice.isRing());
                     if (preamble || (o.threadMatches(r.threadId()) && window.contains(r.fileTime()))) {
                         c.add(r, preamble);
                     }
                 }
                 progress.done();
                 c.finish();
-                long before = buffersBeforeOldest(reader);
-                if (before > 0) {
-                    c.sessionNotes.add("the file's oldest buffer is number " + (before + 1) + ": the " + before + " buffers"
-                            + " before it are not in this file (a circular file or a buffering ring overwrote them, or they"
-                            + " are in an earlier file of newfile mode); calls begun in them have an END without START");
+                String gap = sequenceGap(reader);
+                if (gap != null) {
+                    c.sessionNotes.add(gap);
                 }
-                List<String> lost = lossProblems(reader.header(), c, filtered, before);
+                long overwrittenStarts = overwritesByDesign(reader.header(), c) ? c.leadingEnds : 0;
+                if (overwrittenStarts > 0 && !filtered) {
+                    c.sessionNotes.add(overwrittenStarts + (overwrittenStarts == 1 ? " END comes before the first START of its thread"
+                            : " ENDs come before the first START of their thread") + ": calls begun before the file's oldest event, which"
+                            + " the " + (c.ring != null || (reader.header().logFileMode() & BUFFERING_MODE) != 0 ? "buffering ring"
+                            : "circular file") + " overwrote by design");
+                }
+                List<String> lost = lossProblems(reader.header(), c, filtered, overwrittenStarts);
                 out.println(o.json ? json(reader, c, lost) : text(reader, c, lost, o.describeFilters()));
                 return lost;
             }));
@@ -179,21 +194,58 @@ final class SummaryCommand {
     }
 
     /**
-     * Data buffers that the file's SequenceNumbers say came before its oldest one: the buffers a wrapped circular file
-     * or a buffering ring overwrote (their numbering goes on past them), 0 when the file starts at the first.
+     * The note on data buffers that the file's SequenceNumbers say are missing (a wrapped circular file's numbering
+     * goes on past the buffers it overwrote; an earlier file of newfile mode holds its own), or null when the data
+     * buffers are numbered 1..n. Counts every number missing, before the oldest and between buffers.
      */
-    static long buffersBeforeOldest(EtlReader reader) {
+    static String sequenceGap(EtlReader reader) {
         List<dev.jetw.etl.EtlBufferInfo> buffers = reader.buffers();
-        return buffers.size() > 1 ? Math.max(0, buffers.get(1).sequenceNumber() - 1) : 0;
+        if (buffers.size() < 2) {
+            return null;
+        }
+        long oldest = buffers.get(1).sequenceNumber();
+        long newest = oldest;
+        for (dev.jetw.etl.EtlBufferInfo b : buffers.subList(1, buffers.size())) {
+            newest = Math.max(newest, b.sequenceNumber());
+        }
+        long before = Math.max(0, oldest - 1);
+        long between = Math.max(0, newest - oldest + 1 - (buffers.size() - 1));
+        if (before + between == 0) {
+            return null;
+        }
+        StringBuilder s = new StringBuilder();
+        if (before > 0) {
+            s.append("the file's oldest buffer is number ").append(before + 1).append(": ")
+                    .append(before == 1 ? "the buffer before it is" : "the " + before + " buffers before it are");
+        }
+        if (between > 0) {
+            s.append(before > 0 ? "; " : "").append(between).append(between == 1 ? " buffer number" : " buffer numbers")
+                    .append(" between its oldest and newest ").append(between == 1 ? "is" : "are");
+        }
+        return s.append(" not in this file (a circular file overwrote them, or they are in an earlier file of newfile mode)")
+                .toString();
     }
 
     /**
-     * Loss the file itself declares (the logfile header's EventsLost / BuffersLost) and jetw calls
-     * whose START and END counts differ (END lost, or calls still running when the session stopped). More ENDs than
-     * STARTs in a file whose oldest buffers were overwritten ({@code buffersBefore} &gt; 0) is no loss: those calls
-     * began in the buffers a circular file or a ring overwrote by design (a note says so).
+     * Whether the file itself says its oldest events can have been overwritten without loss: its header's LogFileMode
+     * has EVENT_TRACE_FILE_MODE_CIRCULAR or EVENT_TRACE_BUFFERING_MODE, or buffer 0 has jetw's RING notice (a portable
+     * ring's file or dump: ETW, and so jetw, clear the BUFFERING bit in the header).
      */
-    static List<String> lossProblems(EtlLogfileInfo h, Counts c, boolean filtered, long buffersBefore) {
+    static boolean overwritesByDesign(EtlLogfileInfo h, Counts c) {
+        return (h.logFileMode() & (CIRCULAR_MODE | BUFFERING_MODE)) != 0 || c.ring != null;
+    }
+
+    private static final int CIRCULAR_MODE = 0x2;
+    private static final int BUFFERING_MODE = 0x400;
+
+    /**
+     * Loss the file itself declares (the logfile header's EventsLost / BuffersLost) and jetw calls
+     * whose START and END counts differ (END lost, or calls still running when the session stopped). The
+     * {@code overwrittenStarts} ENDs that come before their thread's first START in a file that overwrites its oldest
+     * events by design (see {@link #overwritesByDesign}) are no loss: those calls began in what it overwrote (a note
+     * says so); an END without START later on a thread still is.
+     */
+    static List<String> lossProblems(EtlLogfileInfo h, Counts c, boolean filtered, long overwrittenStarts) {
         List<String> out = new ArrayList<>();
         for (String p : c.sessionProblems) {
             out.add("session: " + p);
@@ -203,10 +255,12 @@ final class SummaryCommand {
                     + " events and " + Integer.toUnsignedString(h.buffersLost())
                     + " buffers were lost while tracing; they are in no buffer of this file");
         }
-        if (c.callStarts != c.callEnds && !filtered && !(buffersBefore > 0 && c.callEnds > c.callStarts)) {
+        long ends = c.callEnds - overwrittenStarts;
+        if (c.callStarts != ends && !filtered) {
             out.add("unbalanced jetw calls: " + c.callStarts + " START and " + c.callEnds + " END events ("
-                    + (c.callStarts > c.callEnds ? (c.callStarts - c.callEnds) + " calls without END: still running at"
-                    + " stop, or their END was lost" : (c.callEnds - c.callStarts) + " ENDs without START: START lost")
+                    + (overwrittenStarts > 0 ? overwrittenStarts + " of the ENDs begun before the file; " : "")
+                    + (c.callStarts > ends ? (c.callStarts - ends) + " calls without END: still running at"
+                    + " stop, or their END was lost" : (ends - c.callStarts) + " ENDs without START: START lost")
                     + ")");
         }
         return out;

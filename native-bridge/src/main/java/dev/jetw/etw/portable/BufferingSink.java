@@ -11,10 +11,6 @@ import java.util.ArrayDeque;
  * the pool exhausted also takes the oldest ring buffer, as ETW reuses it. Nothing reaches the disk
  * until FlushTrace or stop: then the ring (oldest first) is appended to the log file, which is
  * created at that first flush. The flush timer does not apply.
- *
- * <p>SequenceNumbers: a ring buffer's is its arrival number (plus the reserved buffers written before it), so the
- * buffers the ring overwrote leave a gap before the first one of a file or dump, as a wrapped circular file's do;
- * readers can then tell a ring's missing past (calls whose START was overwritten) from a loss.
  */
 final class BufferingSink implements LogSink {
 
@@ -26,10 +22,6 @@ final class BufferingSink implements LogSink {
     private final ArrayDeque<TraceBuffer> afterRing = new ArrayDeque<>();
     private EtlOutputFile file;
     private int buffersInFile;
-    /** Ring buffers that arrived so far; guarded by {@link #ring}. */
-    private long arrived;
-    /** Reserved buffers written to the file by earlier flushes (each took a SequenceNumber); guarded by {@link #ring}. */
-    private long reservedWritten;
 
     /** @param reservation the log file, reserved but not yet created; null for no file */
     BufferingSink(PortableSession session, LogFileLock reservation, int capacity) {
@@ -47,7 +39,6 @@ final class BufferingSink implements LogSink {
                 overwritten = ring.pollFirst();
             }
             ring.addLast(b);
-            arrived++;
         }
         if (overwritten != null) {
             session.pool.release(overwritten);
@@ -90,33 +81,19 @@ final class BufferingSink implements LogSink {
         }
         for (;;) {
             TraceBuffer b;
-            long sequence;
             synchronized (ring) {
-                sequence = oldestSequence();
-                b = ring.pollFirst();
-                if (b == null) {
-                    b = afterRing.pollFirst();
-                    reservedWritten += b == null ? 0 : 1;
-                }
+                b = ring.isEmpty() ? afterRing.pollFirst() : ring.pollFirst();
             }
             if (b == null) {
                 break;
             }
             try {
-                file.write(b, sequence, buffersInFile, buffersInFile + 1);
+                file.write(b, buffersInFile, buffersInFile, buffersInFile + 1);
                 buffersInFile++;
             } finally {
                 session.pool.release(b);
             }
         }
-    }
-
-    /**
-     * The SequenceNumber of the buffer a flush takes next (the ring's oldest, or when the ring is empty the next
-     * reserved one): its arrival number, plus the reserved buffers written before it. Under {@link #ring}.
-     */
-    private long oldestSequence() {
-        return arrived - ring.size() + 1 + reservedWritten;
     }
 
     @Override
@@ -143,11 +120,9 @@ final class BufferingSink implements LogSink {
     @Override
     public SessionDump snapshot() {
         java.util.List<TraceBuffer> snapshot = new java.util.ArrayList<>();
-        long first;
         synchronized (ring) {
             snapshot.addAll(ring);
             snapshot.addAll(afterRing);
-            first = oldestSequence();
         }
         java.util.List<java.nio.ByteBuffer> sealed = new java.util.ArrayList<>();
         for (TraceBuffer b : snapshot) {
@@ -157,8 +132,8 @@ final class BufferingSink implements LogSink {
                 }
                 java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(session.bufferSize).order(java.nio.ByteOrder.LITTLE_ENDIAN);
                 b.copyRecordsTo(bytes);
-                // The dump's SequenceNumbers follow on from the oldest's (a gap before it: what the ring overwrote).
-                EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, first + sealed.size(), session.loggerId, b.processor);
+                // The dump's SequenceNumbers are 1..n in this order: sealed now, written as they are.
+                EtlBufferWriter.sealData(bytes, b.used, b.lastTimeStamp, sealed.size() + 1, session.loggerId, b.processor);
                 sealed.add(bytes);
             }
         }

@@ -667,6 +667,11 @@ final class PortableSession {
         h.loggerName = name;
         h.logFileName = logFileName;
         h.writer = SessionEnvironment.WRITER;
+        if (c.has(LogFileMode.BUFFERING)) {
+            // The cleared BUFFERING bit cannot tell readers that the ring drops its oldest buffers by design.
+            h.ring = "buffering ring of " + Math.max(1, c.minimumBuffers()) + " buffers: when it is full its oldest buffer"
+                    + " is overwritten, so calls begun in overwritten buffers have an END without START in this file";
+        }
         h.threadId = (int) Thread.currentThread().getId();
         h.processId = processId;
         h.loggerId = loggerId;

@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 
-/** A dump of a buffering session: sealed copies of the ring's buffers (oldest first; their SequenceNumbers leave a gap for what the ring overwrote) taken under the ring's lock. */
+/** A dump of a buffering session: sealed copies of the ring's buffers (oldest first, SequenceNumbers 1..n) taken under the ring's lock. */
 final class RingDump implements SessionDump {
 
     private final PortableSession session;

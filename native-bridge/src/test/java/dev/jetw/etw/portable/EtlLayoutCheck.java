@@ -174,8 +174,8 @@ final class EtlLayoutCheck {
     }
 
     /**
-     * The text of the WRITER notice that follows the header record in buffer 0: the only other record there,
-     * of the notice class, header thread 0, the header's process and time. It may be missing only where it
+     * The text of the WRITER notice that follows the header record in buffer 0: the only other record there but a
+     * buffering ring's RING notice after it, of the notice class, header thread 0, the header's process and time. It may be missing only where it
      * would not fit the buffer.
      */
     private static String writerNotice(ByteBuffer f, int after, File r, String what) {
@@ -187,15 +187,21 @@ final class EtlLayoutCheck {
             return null;
         }
         List<Event> notices = records(slice(f, 0, saved), 0, after, what + " header buffer");
-        require(notices.size() == 1, what + ": header buffer holds the header record and one notice, not " + notices.size());
-        Event e = notices.get(0);
-        require(e.headerType == 0x14 && SessionNotice.CLASS.equals(e.classGuid) && e.type == EventType.INFO
-                && e.threadId == 0 && e.processId == r.headerProcessId && e.timeStamp == r.systemTime,
-                what + ": the header buffer's notice is a session notice of the session's process at its start");
-        ByteBuffer p = ByteBuffer.wrap(e.payload).order(ByteOrder.LITTLE_ENDIAN);
-        require(p.getInt(0) == SessionNotice.WRITER, what + ": the header buffer's notice is of kind WRITER");
-        String text = new String(e.payload, 4, e.payload.length - 6, java.nio.charset.StandardCharsets.UTF_16LE);
-        require(p.getShort(e.payload.length - 2) == 0, what + ": writer text NUL-terminated");
+        require(notices.size() == 1 || notices.size() == 2,
+                what + ": header buffer holds the header record and one notice (two for a ring's), not " + notices.size());
+        String text = null;
+        for (int i = 0; i < notices.size(); i++) {
+            Event e = notices.get(i);
+            require(e.headerType == 0x14 && SessionNotice.CLASS.equals(e.classGuid) && e.type == EventType.INFO
+                    && e.threadId == 0 && e.processId == r.headerProcessId && e.timeStamp == r.systemTime,
+                    what + ": the header buffer's notice is a session notice of the session's process at its start");
+            ByteBuffer p = ByteBuffer.wrap(e.payload).order(ByteOrder.LITTLE_ENDIAN);
+            int kind = i == 0 ? SessionNotice.WRITER : SessionNotice.RING;
+            require(p.getInt(0) == kind, what + ": the header buffer's notice " + i + " is of kind " + kind
+                    + " (WRITER, then a buffering ring's RING)");
+            require(p.getShort(e.payload.length - 2) == 0, what + ": notice text NUL-terminated");
+            text = i == 0 ? new String(e.payload, 4, e.payload.length - 6, java.nio.charset.StandardCharsets.UTF_16LE) : text;
+        }
         return text;
     }
 

@@ -111,44 +111,55 @@ class SessionDumpTest {
         }
     }
 
-    /** The records of the oldest data buffer (a full one in a wrapped ring). */
-    private static long eventsInOldestBuffer(Path file) throws Exception {
+    /** The header's BuffersWritten of a file. */
+    private static long buffersWritten(Path file) throws Exception {
         try (dev.jetw.etl.EtlReader r = dev.jetw.etl.EtlReader.open(file)) {
-            int oldest = r.buffers().get(1).fileIndex();
-            long n = 0;
-            for (dev.jetw.etl.EtlRecord e = r.next(); e != null; e = r.next()) {
-                n += e.bufferIndex() == oldest && !e.isLogfileHeader() ? 1 : 0;
-            }
-            return n;
+            return Integer.toUnsignedLong(r.header().buffersWritten());
         }
     }
 
     /**
-     * A ring that wrapped: its dump and its file at stop number their buffers from the oldest kept's arrival, so the
-     * gap before the first says how many buffers the ring overwrote (they were numbered 1..n: a reader could not tell a
-     * ring's missing past from a loss, and summary called the ENDs of calls begun in it "START lost").
+     * A ring that wrapped: its dump and its file at stop number their data buffers 1..n in file order, so no
+     * SequenceNumber exceeds BuffersWritten (strict readers reject one that does; an arrival number did). What marks
+     * the ring's overwritten past for readers is the RING notice in buffer 0, checked here too.
      */
     @Test
-    void aWrappedRingsBuffersLeaveAGapForWhatItOverwrote() throws Exception {
-        String name = TestSupport.uniqueName("ringgap");
+    void aWrappedRingsBuffersAreNumberedInFileOrderWithinBuffersWritten() throws Exception {
+        String name = TestSupport.uniqueName("ringseq");
         Path file = dir.resolve("wrapped.etl");
-        ClassicProvider p = tracing(SessionConfig.builder().logFile(file).modes(LogFileMode.BUFFERING).bufferSizeKb(4)
-                .minimumBuffers(8).maximumBuffers(8), name, 3000);
+        etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).modes(LogFileMode.BUFFERING)
+                .bufferSizeKb(4).minimumBuffers(8).maximumBuffers(8).flushTimerSeconds(0).build());
+        ClassicProvider p = TestSupport.enabledProvider(etw, name);
+        EventScratch s = p.newScratch();
+        for (int i = 0; i < 3000; i++) {
+            TestSupport.emit(p, s, 1, i, 20);
+        }
         Path dump = dir.resolve("dump.etl");
         etw.dumpSession(name, dump);
         etw.stopSession(name);
         p.close();
         for (Path f : List.of(dump, file)) {
             List<Long> seqs = bufferSequences(f);
-            int firstEvent = sequence(f).get(0);
-            assertTrue(firstEvent > 0, f + ": the ring wrapped: its first events were overwritten");
-            assertTrue(seqs.get(0) > 1, f + ": a gap before the oldest kept buffer: " + seqs);
-            for (int i = 1; i < seqs.size(); i++) {
-                assertEquals(seqs.get(0) + i, (long) seqs.get(i), f + ": consecutive after the gap: " + seqs);
+            assertTrue(sequence(f).get(0) > 0, f + ": the ring wrapped: its first events were overwritten");
+            for (int i = 0; i < seqs.size(); i++) {
+                assertEquals(i + 1L, (long) seqs.get(i), f + ": data buffers numbered 1..n in file order: " + seqs);
             }
-            // Every full buffer holds the same number of these events: the gap times that is the first event kept.
-            assertEquals((seqs.get(0) - 1) * eventsInOldestBuffer(f), firstEvent,
-                    f + ": the gap is the buffers overwritten before the first event kept: " + seqs);
+            assertTrue(seqs.get(seqs.size() - 1) <= buffersWritten(f),
+                    f + ": no SequenceNumber exceeds BuffersWritten " + buffersWritten(f) + ": " + seqs);
+            assertTrue(ringNotice(f) != null, f + ": buffer 0 says the file is a buffering ring's");
+        }
+    }
+
+    /** The RING notice of buffer 0, or null. */
+    private static dev.jetw.etl.SessionNotice ringNotice(Path file) throws Exception {
+        try (dev.jetw.etl.EtlReader r = dev.jetw.etl.EtlReader.open(file)) {
+            for (dev.jetw.etl.EtlRecord e = r.next(); e != null; e = r.next()) {
+                dev.jetw.etl.SessionNotice n = dev.jetw.etl.SessionNotice.decode(e);
+                if (n != null && n.isRing() && e.bufferIndex() == 0) {
+                    return n;
+                }
+            }
+            return null;
         }
     }
 }
