@@ -4,12 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.jetw.agent.core.exclusion.AdaptiveExclusion;
-import dev.jetw.agent.core.methods.MethodRegistry;
-import dev.jetw.agent.core.methods.Selection;
-import dev.jetw.agent.core.options.AgentOptions;
-import dev.jetw.agent.core.options.AttachHot;
-import dev.jetw.agent.core.writing.Rundown;
 import dev.jetw.shapes.Shapes;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,20 +43,15 @@ class NanConstantGuardTest {
      */
     @Test
     void anAttachWhereByteBuddyComesUpCountsOneAttach() throws IOException {
-        AgentOptions o = AgentOptions.parse("include=" + Shapes.class.getPackage().getName() + ".**");
-        MethodRegistry registry = new MethodRegistry(o.maxMethods, o.rules);
-        Rundown rundown = new Rundown(null, registry, null);
-        rundown.close(); // no session here: nothing to name
         DirectWeavingTransformerTest.StubInstrumentation jvm = new DirectWeavingTransformerTest.StubInstrumentation();
         byte[] older = DirectWeavingTest.classFile(Shapes.Plain.class);
         older[7] = 50; // a Java 6 class file: the direct path leaves it to Byte Buddy, which comes up for it
         jvm.classFiles.put(Shapes.Plain.class, older);
-        Selection selection = new Selection(o);
         int before = NanConstantGuard.attaches();
 
-        Instrumenter instrumenter = new Instrumenter(jvm, selection, registry, new AdaptiveExclusion(registry.thresholds, true), null, rundown, false);
-        AttachRamp ramp = new AttachRamp(instrumenter, selection, AttachHot.SKIP);
-        ramp.compiled(java.util.Collections.<String>emptySet());
+        SessionlessInstrumenter attach = new SessionlessInstrumenter(jvm, "include=" + Shapes.class.getPackage().getName() + ".**");
+        Instrumenter instrumenter = attach.instrumenter;
+        AttachRamp ramp = attach.ramp();
         try {
             instrumenter.install(ramp);
             assertEquals(2, jvm.transformers.size(), "Byte Buddy came up beside the direct path");
