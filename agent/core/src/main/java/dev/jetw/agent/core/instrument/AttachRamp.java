@@ -358,8 +358,8 @@ public final class AttachRamp implements Runnable {
         int n = RunningMethods.Tier.NOT_SEEN.ordinal();
         int h = RunningMethods.Tier.HOT.ordinal();
         return phase + ", " + sum(tierDone) + " of " + sum(tierMatched) + " classes retransformed so far"
-                + (failed == 0 ? "" : ", " + failed + " failed (their calls are not traced; the error is counted in status; the first: "
-                        + firstFailure + ")")
+                + (failed == 0 ? "" : ", " + failed + " failed (their calls are not traced; the error is counted in status"
+                        + (firstFailure == null ? "" : "; the first: " + firstFailure) + ")")
                 + " (of " + sum(tierClasses)
                 + " loaded classes offered: " + tierClasses[w] + " seen only waiting in a stack, " + tierClasses[n] + " not seen, "
                 + tierClasses[h] + " hot: on a running stack or compiled); hot classes (" + AttachHot.KEY + "=" + attachHot.value() + "): "
