@@ -387,16 +387,11 @@ final class Agent {
             Handoff.install(null); // tasks still queued then run as they are
         }
         if (restoreClasses) {
-            try {
-                if (handoffs != null && !handoffs.reset()) {
-                    problem = "some JDK classes could not be restored";
-                }
-                if (instrumenter != null && !instrumenter.reset()) {
-                    problem = "some classes could not be restored";
-                }
-            } catch (RuntimeException e) {
-                Dispatcher.failed(e);
-                problem = "restoring classes failed: " + e;
+            if (handoffs != null) {
+                problem = restored(handoffs::reset, "some JDK classes could not be restored", problem);
+            }
+            if (instrumenter != null) {
+                problem = restored(instrumenter::reset, "some classes could not be restored", problem);
             }
         }
         // Before the session stops: JFR's last events still go in. Without restoring classes this is the shutdown hook.
@@ -432,6 +427,25 @@ final class Agent {
     }
 
     private volatile SessionStats lastStats;
+
+    /**
+     * One reset of the detach: the problem to report after it ({@code notAll} when it says not all were restored).
+     * Whatever it throws (an Error too: the JVM's InternalError or OutOfMemoryError) is counted and reported, and the
+     * detach goes on to stop the session and write its ends: the detach has already forgotten this agent, so nothing
+     * else would stop it.
+     */
+    private static String restored(java.util.function.BooleanSupplier reset, String notAll, String problem) {
+        try {
+            return reset.getAsBoolean() ? problem : withProblem(problem, notAll);
+        } catch (Throwable e) {
+            Dispatcher.failed(e);
+            return withProblem(problem, "restoring classes failed: " + e);
+        }
+    }
+
+    private static String withProblem(String problem, String another) {
+        return problem == null ? another : problem + "; " + another;
+    }
 
     private String summary(String problem) {
         SessionStats stats = lastStats;

@@ -63,6 +63,8 @@ public final class AttachRamp implements Runnable {
     private volatile int compiledClasses;
     /** Classes of the retransformation calls that failed (not among those done). */
     private volatile int failed;
+    /** The JVM's error of the first call that failed (named in the status), or null. */
+    private volatile Throwable firstFailure;
     /** Set before the first pass: whether a later pass has classes to offer (the attach command's reply says so). */
     private volatile boolean laterPasses;
     /** How long the last retransformation call took (the ramp's thread only). */
@@ -182,9 +184,13 @@ public final class AttachRamp implements Runnable {
 
         /**
          * After each pass: the classes of the pass the direct path left to Byte Buddy (the API class, older class
-         * files, named modules), retransformed by it; returns those of them whose call failed (its error reported).
+         * files, named modules), retransformed by it; returns those of them whose call failed (its error reported,
+         * and told by {@link #passFailure}).
          */
         List<Class<?>> finishPass();
+
+        /** The error of the last {@link #finishPass} that returned classes, or null. */
+        Throwable passFailure();
     }
 
     /**
@@ -214,6 +220,10 @@ public final class AttachRamp implements Runnable {
                 for (Class<?> c : r.finishPass()) {
                     tierDone[tierOf(c)]--; // counted done with its batch; Byte Buddy's own call failed
                     failed++;
+                }
+                Throwable passFailure = r.passFailure();
+                if (firstFailure == null && passFailure != null) {
+                    firstFailure = passFailure;
                 }
                 if (p == 0) {
                     firstTier.countDown();
@@ -266,7 +276,12 @@ public final class AttachRamp implements Runnable {
         return accepted;
     }
 
-    /** One call; its classes are done when it returns, failed when it throws (reported, not retried: the next goes on). */
+    /**
+     * One call; its classes are done when it returns, failed when it throws (reported, not retried: the next goes on).
+     * Any Throwable: the JVM's errors the instrument layer does not map come back as InternalError (a merged constant
+     * pool overflow) or OutOfMemoryError (JVMTI's out of memory), and one batch's error must not end the ramp and leave
+     * its counts short (Byte Buddy's redefinition strategy, before the ramp, caught Throwable per batch too).
+     */
     private void retransform(Retransformation r, List<Class<?>> batch) {
         long started = System.nanoTime();
         try {
@@ -274,8 +289,11 @@ public final class AttachRamp implements Runnable {
             for (Class<?> c : batch) {
                 tierDone[tierOf(c)]++;
             }
-        } catch (Exception | LinkageError e) {
+        } catch (Throwable e) {
             failed += batch.size();
+            if (firstFailure == null) {
+                firstFailure = e;
+            }
             Dispatcher.failed(e);
         } finally {
             lastBatchNanos = System.nanoTime() - started;
@@ -340,7 +358,8 @@ public final class AttachRamp implements Runnable {
         int n = RunningMethods.Tier.NOT_SEEN.ordinal();
         int h = RunningMethods.Tier.HOT.ordinal();
         return phase + ", " + sum(tierDone) + " of " + sum(tierMatched) + " classes retransformed so far"
-                + (failed == 0 ? "" : ", " + failed + " failed (their calls are not traced; the error is counted in status)")
+                + (failed == 0 ? "" : ", " + failed + " failed (their calls are not traced; the error is counted in status"
+                        + (firstFailure == null ? "" : "; the first: " + firstFailure) + ")")
                 + " (of " + sum(tierClasses)
                 + " loaded classes offered: " + tierClasses[w] + " seen only waiting in a stack, " + tierClasses[n] + " not seen, "
                 + tierClasses[h] + " hot: on a running stack or compiled); hot classes (" + AttachHot.KEY + "=" + attachHot.value() + "): "

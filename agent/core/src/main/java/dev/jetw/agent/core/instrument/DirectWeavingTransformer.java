@@ -218,6 +218,11 @@ final class DirectWeavingTransformer implements ClassFileTransformer {
      * Buddy's reset. True when all were restored.
      */
     boolean reset() {
+        return reset(Instrumenter.RETRANSFORM_BATCH_SIZE);
+    }
+
+    /** {@link #reset()} in batches of {@code batchSize} (tests: several batches of few classes). */
+    boolean reset(int batchSize) {
         closed = true;
         boolean all = true;
         try {
@@ -229,15 +234,20 @@ final class DirectWeavingTransformer implements ClassFileTransformer {
                     }
                 }
             }
-            for (int from = 0; from < classes.size(); from += Instrumenter.RETRANSFORM_BATCH_SIZE) {
+            for (int from = 0; from < classes.size(); from += batchSize) {
                 if (from > 0) {
                     Thread.sleep(Instrumenter.RETRANSFORM_PAUSE_MILLIS);
                 }
-                List<Class<?>> batch = classes.subList(from, Math.min(classes.size(), from + Instrumenter.RETRANSFORM_BATCH_SIZE));
+                List<Class<?>> batch = classes.subList(from, Math.min(classes.size(), from + batchSize));
                 try {
                     inst.retransformClasses(batch.toArray(new Class<?>[0]));
-                } catch (Exception | LinkageError e) {
+                } catch (Throwable e) {
+                    // Any error (InternalError, OutOfMemoryError from JVMTI too): the batch stays woven, counted, and the
+                    // next batches are still restored; ending here would leave them woven for good (the set is cleared).
                     Dispatcher.failed(e);
+                    if (verbose) {
+                        System.err.println("jetw: cannot restore " + batch.size() + " classes from " + batch.get(0).getName() + ": " + e);
+                    }
                     all = false;
                 }
             }

@@ -91,6 +91,9 @@ public final class Instrumenter {
         this.hotMethods = hotMethods;
         this.rundown = rundown;
         this.verbose = verbose;
+        // Here, once: an Instrumenter is one start-up or attach, whose installs (the ramp's, then Byte Buddy's at its
+        // bring-up) would otherwise each count an attach, and a NaN class retransformed on both paths count twice.
+        NanConstantGuard.nextAttach();
     }
 
     /** Installs the transformer and retransforms the classes already loaded, all at once (at start-up: few are). */
@@ -106,7 +109,6 @@ public final class Instrumenter {
      */
     void install(AttachRamp ramp) {
         this.ramp = ramp;
-        NanConstantGuard.nextAttach();
         DirectWeavingTransformer d = new DirectWeavingTransformer(inst, selection, admission, registry, requestRundownDrain, verbose,
                 byteBuddyForTheRest, true);
         direct = d;
@@ -122,6 +124,8 @@ public final class Instrumenter {
         private final SelectableClasses selectable = new SelectableClasses(selection);
         /** The classes of the pass under way the direct path left to Byte Buddy. */
         private final java.util.List<Class<?>> left = new java.util.ArrayList<>();
+        /** The error of the last pass's Byte Buddy call, or null. */
+        private Throwable passFailure;
 
         RampRetransformation(DirectWeavingTransformer direct) {
             this.direct = direct;
@@ -164,16 +168,23 @@ public final class Instrumenter {
             }
             java.util.List<Class<?>> classes = new java.util.ArrayList<>(left);
             left.clear();
+            passFailure = null;
             try {
                 if (byteBuddyForTheRest.bringUp() == null) {
                     return classes; // a detach began, or Byte Buddy could not come up (counted then)
                 }
                 inst.retransformClasses(classes.toArray(new Class<?>[0]));
                 return java.util.Collections.emptyList();
-            } catch (Exception | LinkageError e) {
+            } catch (Throwable e) { // as the ramp's own calls (AttachRamp#retransform): InternalError, OutOfMemoryError too
+                passFailure = e;
                 Dispatcher.failed(e);
                 return classes;
             }
+        }
+
+        @Override
+        public Throwable passFailure() {
+            return passFailure;
         }
     }
 
@@ -252,7 +263,6 @@ public final class Instrumenter {
 
     private void install(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy loaded, AgentBuilder.RedefinitionStrategy.BatchAllocator batches,
                          AgentBuilder.RedefinitionStrategy.Listener pacing, boolean loadsRouted) {
-        NanConstantGuard.nextAttach();
         LinkedCallWeaver linkedCalls = new LinkedCallWeaver(registry, classFiles);
         Advice byteCheckedAdvice = Advice.withCustomMapping()
                 .bind(MethodId.class, new MethodIdMapping(registry))
@@ -327,6 +337,9 @@ public final class Instrumenter {
         try {
             all = t == null || t.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION, transformedClasses(),
                     RETRANSFORM_BATCHES, RETRANSFORM_PAUSES);
+        } catch (Throwable e) { // any JVM error: the direct path's classes below are restored all the same
+            Dispatcher.failed(e);
+            all = false;
         } finally {
             typeCache.clear();
             transformed.clear();

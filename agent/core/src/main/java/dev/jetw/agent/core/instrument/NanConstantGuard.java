@@ -17,7 +17,7 @@ final class NanConstantGuard {
 
     static final int MAX_ATTACHES = 3;
 
-    /** Attaches so far (one per {@link Instrumenter#install}); a class counts once per attach. */
+    /** Attaches so far (one per {@link Instrumenter}: a start-up or an attach); a class counts once per attach. */
     private static volatile int attach;
 
     /** Per class: {attaches it was retransformed in, the last attach counted}. Weak: dies with the class. */
@@ -41,6 +41,11 @@ final class NanConstantGuard {
 
     static void nextAttach() {
         attach++;
+    }
+
+    /** The attaches counted so far (tests). */
+    static int attaches() {
+        return attach;
     }
 
     /** True when {@code type} (being retransformed) must be left alone; counts this attach otherwise. */

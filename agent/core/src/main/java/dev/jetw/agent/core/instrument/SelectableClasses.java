@@ -61,8 +61,10 @@ final class SelectableClasses {
      * A loaded class the attach ramp may retransform: what Byte Buddy's type matchers accepted ({@link
      * Selection#matchesType}), told without describing the class: the API class; else a class of an instrumentable kind
      * (no interface, annotation type or synthetic class) that an include names, or whose class file, read from its loader
-     * when only an annotation could select it, holds a selecting annotation (an unreadable one: no, as Byte Buddy could
-     * not describe it either).
+     * when only an annotation could select it, holds a selecting annotation. A class file its loader does not serve
+     * (a class defined from bytes made at run time) is told by the loaded class's annotations, as Byte Buddy's type
+     * pool (POOL_FIRST) fell back to describing the loaded class by reflection: the JVM still hands the retransformation
+     * the class's bytes to weave.
      */
     boolean mayBeRetransformed(Class<?> loaded) {
         String name = loaded.getName();
@@ -80,7 +82,43 @@ final class SelectableClasses {
             return false;
         }
         byte[] classFile = LoadedClassFiles.read(loaded);
-        return classFile != null && holdsAnyAnnotation(classFile);
+        return classFile != null ? holdsAnyAnnotation(classFile) : carriesAnyAnnotation(loaded);
+    }
+
+    /**
+     * Whether the loaded class or one of its declared methods or constructors carries a selecting annotation, seen by
+     * reflection (runtime-retained ones: what a reflective description of the class sees too). A class whose members
+     * cannot be resolved (a missing type in a signature) counts as not selectable, as Byte Buddy could not describe it.
+     */
+    private boolean carriesAnyAnnotation(Class<?> loaded) {
+        try {
+            if (anySelecting(loaded.getDeclaredAnnotations())) {
+                return true;
+            }
+            for (java.lang.reflect.Method m : loaded.getDeclaredMethods()) {
+                if (anySelecting(m.getDeclaredAnnotations())) {
+                    return true;
+                }
+            }
+            for (java.lang.reflect.Constructor<?> c : loaded.getDeclaredConstructors()) {
+                if (anySelecting(c.getDeclaredAnnotations())) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private boolean anySelecting(java.lang.annotation.Annotation[] annotations) {
+        for (java.lang.annotation.Annotation a : annotations) {
+            byte[] descriptor = ('L' + a.annotationType().getName().replace('.', '/') + ';').getBytes(StandardCharsets.UTF_8);
+            if (isDescriptor(descriptor, 0, descriptor.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

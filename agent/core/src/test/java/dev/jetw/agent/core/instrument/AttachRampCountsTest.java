@@ -34,6 +34,9 @@ class AttachRampCountsTest {
         final List<List<String>> calls = new ArrayList<>();
         final List<String> events = new ArrayList<>();
         final Set<Class<?>> failing = new HashSet<>();
+        /** What a failing call throws: the instrument layer's mapping of a JVMTI error by default. */
+        java.util.function.Supplier<Throwable> failure =
+                () -> new UnsupportedOperationException("class redefinition failed: attempted to change the schema");
         final List<Class<?>> leftForByteBuddy = new ArrayList<>();
         boolean byteBuddyFails;
         /** Run after each call that did not throw. */
@@ -64,7 +67,7 @@ class AttachRampCountsTest {
             events.add("call " + names);
             for (Class<?> c : batch) {
                 if (failing.contains(c)) {
-                    throw new UnsupportedOperationException("class redefinition failed: attempted to change the schema");
+                    sneakyThrow(failure.get());
                 }
             }
             afterCall.run();
@@ -81,6 +84,16 @@ class AttachRampCountsTest {
             leftForByteBuddy.clear();
             return failed;
         }
+
+        @Override
+        public Throwable passFailure() {
+            return byteBuddyFails ? new InternalError("JVMTI error 62") : null;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void sneakyThrow(Throwable t) throws T {
+        throw (T) t;
     }
 
     private AttachRamp ramp(AttachHot attachHot) {
@@ -145,6 +158,29 @@ class AttachRampCountsTest {
     }
 
     @Test
+    void anInternalErrorOfTheFirstBatchFailsItAndTheNextBatchStillRuns() {
+        List<Class<?>> loaded = new ArrayList<>();
+        for (int i = 0; i < AttachRamp.BATCH_CLASSES; i++) {
+            loaded.add(Shapes.Plain.class); // the first batch: Plain sorts before TracedClass
+        }
+        loaded.add(Shapes.TracedClass.class);
+        Recording jvm = new Recording(loaded.toArray(new Class<?>[0]));
+        jvm.failing.add(Shapes.Plain.class);
+        jvm.failure = () -> new InternalError("Merged constant pool overflow"); // a JVMTI error the instrument layer does not map
+        AttachRamp ramp = ramp(AttachHot.SKIP);
+        long errorsBefore = Dispatcher.internalErrors();
+
+        ramp.instrumentLoaded(jvm);
+
+        assertEquals(2, jvm.calls.size(), "the second batch runs after the first one's error");
+        assertEquals(Collections.singletonList("TracedClass"), jvm.calls.get(1));
+        String status = ramp.status();
+        assertTrue(status.contains(", 1 of 26 classes retransformed so far, 25 failed (their calls are not traced; the error is counted in status; "
+                + "the first: java.lang.InternalError: Merged constant pool overflow)"), status);
+        assertTrue(Dispatcher.internalErrors() > errorsBefore, "the JVM's error is reported");
+    }
+
+    @Test
     void aClassByteBuddyFailedOnIsCountedAsFailedNotDone() {
         AttachRamp ramp = ramp(AttachHot.SKIP);
         Recording jvm = new Recording(Shapes.Plain.class, Shapes.TracedClass.class);
@@ -154,7 +190,8 @@ class AttachRampCountsTest {
         ramp.instrumentLoaded(jvm);
 
         String status = ramp.status();
-        assertTrue(status.contains(", 1 of 2 classes retransformed so far, 1 failed (their calls are not traced"), status);
+        assertTrue(status.contains(", 1 of 2 classes retransformed so far, 1 failed (their calls are not traced; the error is counted in status; "
+                + "the first: java.lang.InternalError: JVMTI error 62)"), status);
     }
 
     @Test

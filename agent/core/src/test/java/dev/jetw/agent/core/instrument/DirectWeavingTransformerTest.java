@@ -172,6 +172,39 @@ class DirectWeavingTransformerTest {
     }
 
     @Test
+    void anErrorRestoringOneBatchLeavesItCountedAndTheOtherBatchesAreStillRestored() throws Exception {
+        StubInstrumentation attachedJvm = new StubInstrumentation() {
+            boolean restoring;
+
+            @Override
+            public Class<?>[] getAllLoadedClasses() {
+                restoring = true;
+                return new Class<?>[] {Shapes.Plain.class, Shapes.TracedClass.class};
+            }
+
+            @Override
+            public void retransformClasses(Class<?>... classes) {
+                if (restoring && classes[0] == Shapes.Plain.class) {
+                    throw new InternalError("Merged constant pool overflow"); // a JVMTI error the instrument layer does not map
+                }
+                super.retransformClasses(classes);
+            }
+        };
+        DirectWeavingTransformer d = atAttach(attachedJvm);
+        d.retransform(List.of(Shapes.Plain.class, Shapes.TracedClass.class));
+        assertTrue(wovenMethods(attachedJvm.redefined.get(Shapes.TracedClass.class)).size() > 0, "woven by the ramp's call");
+        long errorsBefore = Dispatcher.internalErrors();
+
+        assertFalse(d.reset(1), "not all restored");
+
+        assertArrayEquals(DirectWeavingTest.classFile(Shapes.TracedClass.class), attachedJvm.redefined.get(Shapes.TracedClass.class),
+                "the batch after the failed one is restored");
+        assertTrue(wovenMethods(attachedJvm.redefined.get(Shapes.Plain.class)).contains("sum"), "the failed batch keeps its bytes");
+        assertTrue(Dispatcher.internalErrors() > errorsBefore, "the error is counted");
+        assertFalse(attachedJvm.transformers.contains(d), "unregistered all the same");
+    }
+
+    @Test
     void atAttachAnOlderClassFileIsLeftForByteBuddyAndARetransformationNotClaimedIsLeftAlone() throws Exception {
         StubInstrumentation attachedJvm = new StubInstrumentation();
         DirectWeavingTransformer d = atAttach(attachedJvm);

@@ -3,11 +3,6 @@ package dev.jetw.agent.core.instrument;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.jetw.agent.core.exclusion.AdaptiveExclusion;
-import dev.jetw.agent.core.methods.MethodRegistry;
-import dev.jetw.agent.core.methods.Selection;
-import dev.jetw.agent.core.options.AgentOptions;
-import dev.jetw.agent.core.writing.Rundown;
 import dev.jetw.shapes.Shapes;
 import java.lang.instrument.ClassFileTransformer;
 import java.util.concurrent.CountDownLatch;
@@ -52,13 +47,8 @@ class FallbackDuringDetachTest {
 
     @Test
     void aDetachDuringByteBuddysBringUpLeavesNoTransformerRegistered() throws Exception {
-        AgentOptions o = AgentOptions.parse("include=" + Shapes.class.getPackage().getName() + ".**");
-        MethodRegistry registry = new MethodRegistry(o.maxMethods, o.rules);
-        Rundown rundown = new Rundown(null, registry, null);
-        rundown.close(); // no session here: nothing to name
         SlowRegistration jvm = new SlowRegistration();
-        Instrumenter instrumenter = new Instrumenter(jvm, new Selection(o), registry, new AdaptiveExclusion(registry.thresholds, true),
-                null, rundown, false);
+        Instrumenter instrumenter = new SessionlessInstrumenter(jvm, "include=" + Shapes.class.getPackage().getName() + ".**").instrumenter;
         instrumenter.installRoutingLoads(false);
         assertEquals(1, jvm.registered(), "the direct path's transformer");
 

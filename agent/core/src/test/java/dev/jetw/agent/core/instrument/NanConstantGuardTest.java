@@ -1,8 +1,10 @@
 package dev.jetw.agent.core.instrument;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jetw.shapes.Shapes;
 import java.io.IOException;
 import java.io.InputStream;
 import org.junit.jupiter.api.Test;
@@ -33,6 +35,30 @@ class NanConstantGuardTest {
         assertTrue(holdsNaN(WithFloatNaN.class));
         assertFalse(holdsNaN(Plain.class));
         assertFalse(holdsNaN(NanConstantGuard.class));
+    }
+
+    /**
+     * One attach counts one, also when Byte Buddy comes up during it (for a class the direct path leaves): each install
+     * counted one before, so a NaN class asked on both paths in one attach was counted in two.
+     */
+    @Test
+    void anAttachWhereByteBuddyComesUpCountsOneAttach() throws IOException {
+        DirectWeavingTransformerTest.StubInstrumentation jvm = new DirectWeavingTransformerTest.StubInstrumentation();
+        byte[] older = DirectWeavingTest.classFile(Shapes.Plain.class);
+        older[7] = 50; // a Java 6 class file: the direct path leaves it to Byte Buddy, which comes up for it
+        jvm.classFiles.put(Shapes.Plain.class, older);
+        int before = NanConstantGuard.attaches();
+
+        SessionlessInstrumenter attach = new SessionlessInstrumenter(jvm, "include=" + Shapes.class.getPackage().getName() + ".**");
+        Instrumenter instrumenter = attach.instrumenter;
+        AttachRamp ramp = attach.ramp();
+        try {
+            instrumenter.install(ramp);
+            assertEquals(2, jvm.transformers.size(), "Byte Buddy came up beside the direct path");
+            assertEquals(before + 1, NanConstantGuard.attaches(), "one attach");
+        } finally {
+            instrumenter.reset();
+        }
     }
 
     @Test

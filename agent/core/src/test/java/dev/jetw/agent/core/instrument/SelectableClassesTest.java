@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.ByteArrayOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The start-up transformer's test: a yes for every class the options could select, told without Byte Buddy. */
@@ -80,6 +81,45 @@ class SelectableClassesTest {
         assertTrue(of("include=zzz.**").mayBeSelected(Tiny.class), "its class file is not at hand: counted in");
         assertFalse(of("include=zzz.**").mayBeSelected(java.util.HashMap.class));
         assertFalse(of("include=zzz.**").mayBeSelected(int[].class));
+    }
+
+    @Test
+    void aLoadedClassWhoseClassFileItsLoaderDoesNotServeIsToldByItsAnnotations() throws Exception {
+        Class<?> annotated = definedFromBytes(Annotated.class);
+        Class<?> tiny = definedFromBytes(Tiny.class);
+        assertNull(LoadedClassFiles.read(annotated), "its loader does not serve its class file");
+
+        SelectableClasses timed = of("include=zzz.**,annotation=" + Timed.class.getName());
+        assertTrue(timed.mayBeRetransformed(annotated), "a method carries the selecting annotation");
+        assertFalse(timed.mayBeRetransformed(tiny), "none of its members does");
+        assertFalse(of("include=zzz.**").mayBeRetransformed(annotated), "not an annotation the options select");
+    }
+
+    /** {@code type} defined again from its bytes by a loader that serves no class file (as a class made at run time). */
+    private static Class<?> definedFromBytes(Class<?> type) throws IOException, ClassNotFoundException {
+        byte[] bytes = classFile(type);
+        return new ClassLoader(APP) {
+            @Override
+            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+                if (!name.equals(type.getName())) {
+                    return super.loadClass(name, resolve);
+                }
+                synchronized (getClassLoadingLock(name)) {
+                    Class<?> c = findLoadedClass(name);
+                    return c != null ? c : defineClass(name, bytes, 0, bytes.length);
+                }
+            }
+
+            @Override
+            public java.net.URL getResource(String name) {
+                return null;
+            }
+
+            @Override
+            public InputStream getResourceAsStream(String name) {
+                return null;
+            }
+        }.loadClass(type.getName());
     }
 
     /** The start of a class file: magic, version, and a constant pool of these entries (Long and Double counted twice). */
