@@ -226,11 +226,15 @@ final class Agent {
             remover.stop();
         }
         Handoff.install(null);
-        if (instrumenter != null) {
-            instrumenter.reset();
+        // Each undo on its own: an Error from one (the JVM's OutOfMemoryError or InternalError from a retransformation)
+        // must neither skip the others nor replace the failure being reported.
+        final Instrumenter i = instrumenter;
+        if (i != null) {
+            restored(() -> i.reset(), null, null);
         }
-        if (handoffs != null) {
-            handoffs.reset();
+        final HandoffInstrumenter h = handoffs;
+        if (h != null) {
+            restored(() -> h.reset(), null, null);
         }
         if (runtimeEvents != null) {
             runtimeEvents.stop();
