@@ -45,10 +45,14 @@ final class SummaryCommand {
         final Map<String, Long> kernelEvents = new TreeMap<>();
         long callStarts;
         long callEnds;
-        /** ENDs on a thread before its first START in the file: calls begun before the file's oldest event. */
-        long leadingEnds;
-        /** Threads that had a START in the file so far. */
-        final java.util.Set<Integer> threadsStarted = new java.util.HashSet<>();
+        /**
+         * ENDs whose START is not in the file, matched per thread (process and thread id) in file order: an END when no
+         * call of its thread is open. Exact for a file written as one stream in time order (jetw's ring files); in a
+         * file of per-CPU buffers a thread's events need not come in time order, so only {@link #ringsOwnEnds} uses it.
+         */
+        long startlessEnds;
+        /** Per thread (process id &lt;&lt; 32 | thread id): the calls open so far. */
+        final Map<Long, Long> openCalls = new java.util.HashMap<>();
         /** A RING notice in buffer 0: the file is a buffering ring's, which overwrites its oldest buffers. */
         String ring;
         final ExcludedMethods excluded = new ExcludedMethods();
@@ -96,10 +100,15 @@ final class SummaryCommand {
             JetwEvent jetw = JetwEvent.decode(r);
             if (jetw != null && jetw.kind == JetwEvent.Kind.CALL_START) {
                 callStarts++;
-                threadsStarted.add(r.threadId());
+                openCalls.merge(threadKey(r), 1L, Long::sum);
             } else if (jetw != null && jetw.kind == JetwEvent.Kind.CALL_END) {
                 callEnds++;
-                leadingEnds += threadsStarted.contains(r.threadId()) ? 0 : 1;
+                Long open = openCalls.get(threadKey(r));
+                if (open == null || open == 0) {
+                    startlessEnds++;
+                } else {
+                    openCalls.put(threadKey(r), open - 1);
+                }
             }
             String key = g == null ? "none" : g.toString();
             providers.merge(key, 1L, Long::sum);
@@ -178,12 +187,10 @@ final class SummaryCommand {
                 if (gap != null) {
                     c.sessionNotes.add(gap);
                 }
-                long overwrittenStarts = overwritesByDesign(reader.header(), c) ? c.leadingEnds : 0;
-                if (overwrittenStarts > 0 && !filtered) {
-                    c.sessionNotes.add(overwrittenStarts + (overwrittenStarts == 1 ? " END comes before the first START of its thread"
-                            : " ENDs come before the first START of their thread") + ": calls begun before the file's oldest event, which"
-                            + " the " + (c.ring != null || (reader.header().logFileMode() & BUFFERING_MODE) != 0 ? "buffering ring"
-                            : "circular file") + " overwrote by design");
+                long overwrittenStarts = overwrittenStarts(reader, c);
+                if (overwrittenStarts > 0 && !filtered && c.ring != null) {
+                    c.sessionNotes.add(overwrittenStarts + (overwrittenStarts == 1 ? " END has" : " ENDs have") + " no START in"
+                            + " this file: calls begun in the buffers the buffering ring overwrote by design");
                 }
                 List<String> lost = lossProblems(reader.header(), c, filtered, overwrittenStarts);
                 out.println(o.json ? json(reader, c, lost) : text(reader, c, lost, o.describeFilters()));
@@ -227,23 +234,39 @@ final class SummaryCommand {
     }
 
     /**
-     * Whether the file itself says its oldest events can have been overwritten without loss: its header's LogFileMode
-     * has EVENT_TRACE_FILE_MODE_CIRCULAR or EVENT_TRACE_BUFFERING_MODE, or buffer 0 has jetw's RING notice (a portable
-     * ring's file or dump: ETW, and so jetw, clear the BUFFERING bit in the header).
+     * The ENDs that are no loss because their calls began in what the file overwrote by design:
+     * <ul>
+     * <li>a jetw ring's file or dump (its RING notice in buffer 0; ETW, and so jetw, clear the BUFFERING bit in the
+     *     header) that declares no loss: every END without START (matched per thread, nested calls too: a call running
+     *     when the file begins ends after the calls it made in the file). Such a file is one stream in time order, and
+     *     what is lost while tracing is counted in the header; with a loss counted, no END is excused;</li>
+     * <li>a wrapped circular file (its oldest buffer numbered past 1): the ENDs beyond the STARTs, as before. Windows
+     *     writes per-CPU buffers whose events need not come in time order per thread, so no per-thread matching there.</li>
+     * </ul>
      */
-    static boolean overwritesByDesign(EtlLogfileInfo h, Counts c) {
-        return (h.logFileMode() & (CIRCULAR_MODE | BUFFERING_MODE)) != 0 || c.ring != null;
+    static long overwrittenStarts(EtlReader reader, Counts c) {
+        EtlLogfileInfo h = reader.header();
+        if (c.ring != null) {
+            return h.eventsLost() == 0 && h.buffersLost() == 0 ? c.startlessEnds : 0;
+        }
+        return buffersBeforeOldest(reader) > 0 && c.callEnds > c.callStarts ? c.callEnds - c.callStarts : 0;
     }
 
-    private static final int CIRCULAR_MODE = 0x2;
-    private static final int BUFFERING_MODE = 0x400;
+    /** Data buffers that the file's SequenceNumbers say came before its oldest one (a wrapped circular file's). */
+    static long buffersBeforeOldest(EtlReader reader) {
+        List<dev.jetw.etl.EtlBufferInfo> buffers = reader.buffers();
+        return buffers.size() > 1 ? Math.max(0, buffers.get(1).sequenceNumber() - 1) : 0;
+    }
+
+    private static long threadKey(EtlRecord r) {
+        return ((long) r.processId() << 32) | (r.threadId() & 0xFFFFFFFFL);
+    }
 
     /**
      * Loss the file itself declares (the logfile header's EventsLost / BuffersLost) and jetw calls
      * whose START and END counts differ (END lost, or calls still running when the session stopped). The
-     * {@code overwrittenStarts} ENDs that come before their thread's first START in a file that overwrites its oldest
-     * events by design (see {@link #overwritesByDesign}) are no loss: those calls began in what it overwrote (a note
-     * says so); an END without START later on a thread still is.
+     * {@code overwrittenStarts} ENDs whose calls began in what the file overwrote by design ({@link #overwrittenStarts})
+     * are no loss (a note says so).
      */
     static List<String> lossProblems(EtlLogfileInfo h, Counts c, boolean filtered, long overwrittenStarts) {
         List<String> out = new ArrayList<>();
