@@ -429,6 +429,7 @@ final class SummaryCommand {
                 + h.buffersWritten() + " written" + (reader.compressedBuffers() > 0 ? "; " + reader.compressedBuffers()
                 + " compressed, the size is their capacity" : "") + ")");
         line(s, "events", c.events + " (not counting the logfile header" + (c.writer != null ? " and the writer notice" : "")
+                + (c.ring != null ? " and the ring notice" : "")
                 + filters + ")");
         // The header's EventsLost: what is not in the file, dropped before a buffer plus lost in unwritten buffers.
         line(s, "events lost", h.eventsLost() + " (buffers lost " + h.buffersLost() + "; dropped + lost, not in the file)");

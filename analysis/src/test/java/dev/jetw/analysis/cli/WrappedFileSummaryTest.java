@@ -80,6 +80,7 @@ class WrappedFileSummaryTest {
                 + " by design"), r[1]);
         assertFalse(r[0].contains("START lost"), r[1]);
         assertTrue(json ? r[0].contains("\"problems\":[]") : r[0].contains("problems: none"), r[1]);
+        assertTrue(json || r[0].contains("events:      4 (not counting the logfile header and the ring notice)"), r[1]);
     }
 
     /** Files where an END without START is a loss: a ring's that counts a loss, a plain file, a circular file that never wrapped. */
