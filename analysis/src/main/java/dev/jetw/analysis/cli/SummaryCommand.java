@@ -48,7 +48,8 @@ final class SummaryCommand {
         /**
          * ENDs whose START is not in the file, matched per thread (process and thread id) in file order: an END when no
          * call of its thread is open. Exact for a file written as one stream in time order (jetw's ring files); in a
-         * file of per-CPU buffers a thread's events need not come in time order, so only {@link #ringsOwnEnds} uses it.
+         * file of per-CPU buffers a thread's events need not come in time order, so it is kept for a ring's file only
+         * (its RING notice comes in buffer 0, before any call).
          */
         long startlessEnds;
         /** Per thread (process id &lt;&lt; 32 | thread id): the calls open so far. */
@@ -100,14 +101,18 @@ final class SummaryCommand {
             JetwEvent jetw = JetwEvent.decode(r);
             if (jetw != null && jetw.kind == JetwEvent.Kind.CALL_START) {
                 callStarts++;
-                openCalls.merge(threadKey(r), 1L, Long::sum);
+                if (ring != null) {
+                    openCalls.merge(threadKey(r), 1L, Long::sum);
+                }
             } else if (jetw != null && jetw.kind == JetwEvent.Kind.CALL_END) {
                 callEnds++;
-                Long open = openCalls.get(threadKey(r));
-                if (open == null || open == 0) {
-                    startlessEnds++;
-                } else {
-                    openCalls.put(threadKey(r), open - 1);
+                if (ring != null) { // only a ring's file reads the matching (overwrittenStarts): no map for others
+                    Long open = openCalls.get(threadKey(r));
+                    if (open == null || open == 0) {
+                        startlessEnds++;
+                    } else {
+                        openCalls.put(threadKey(r), open - 1);
+                    }
                 }
             }
             String key = g == null ? "none" : g.toString();
@@ -215,7 +220,7 @@ final class SummaryCommand {
         for (dev.jetw.etl.EtlBufferInfo b : buffers.subList(1, buffers.size())) {
             newest = Math.max(newest, b.sequenceNumber());
         }
-        long before = Math.max(0, oldest - 1);
+        long before = buffersBeforeOldest(reader);
         long between = Math.max(0, newest - oldest + 1 - (buffers.size() - 1));
         if (before + between == 0) {
             return null;
