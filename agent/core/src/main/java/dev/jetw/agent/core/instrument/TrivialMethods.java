@@ -101,7 +101,7 @@ final class TrivialMethods {
                 }
             }
             return trivial;
-        } catch (RuntimeException | IOException e) {
+        } catch (RuntimeException | IOException | LinkageError e) {
             return Collections.emptySet(); // unreadable here: every method stays eligible, the weaving reports its own errors
         }
     }
