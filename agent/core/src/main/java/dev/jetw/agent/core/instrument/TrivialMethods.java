@@ -1,13 +1,6 @@
 package dev.jetw.agent.core.instrument;
 
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
-import net.bytebuddy.jar.asm.Handle;
-import net.bytebuddy.jar.asm.Label;
-import net.bytebuddy.jar.asm.MethodVisitor;
-import net.bytebuddy.jar.asm.Opcodes;
-import net.bytebuddy.utility.OpenedClassReader;
-
+import java.io.IOException;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.Set;
@@ -25,11 +18,73 @@ import java.util.Set;
  * ({@code include=org.h2.**}): its hottest excluded methods were such tests ({@code Page.isPersistent},
  * {@code RootReference.isFree}, 30 M calls each per 1,200 rounds), each paying its advice until the remover
  * reached its class, and the retransformation then costing recompilation of its callers.
+ *
+ * <p>The scan reads the bytecode itself ({@link MethodSkim}, then each method's instructions until the first that
+ * disqualifies it), not through ASM's reader: that was a second full pass of ASM over every class woven, each method's
+ * code decoded (constants, labels, strings) however long, on the class-loading thread of a short job and in the JIT's
+ * work on ASM (BENCHMARKS.md §25). The rules are those of that pass, instruction for instruction
+ * ({@code TrivialMethodsScanTest} compares the two over every class of H2, Jackson and the JDK's java.base).
  */
 final class TrivialMethods {
 
     /** Getters are 2-3 instructions, setters 4; a handful of arithmetic on fields stays within this. */
     static final int MAX_INSTRUCTIONS = 16;
+
+    private static final int ACC_SYNCHRONIZED = 0x0020;
+    private static final int ACC_NATIVE = 0x0100;
+    private static final int ACC_ABSTRACT = 0x0400;
+    private static final int FIELDREF = 9;
+    private static final int CLASS = 7;
+
+    /** What an opcode is to the scan: counted and read on by its length, or one of the kinds below. */
+    private static final byte[] KIND = new byte[256];
+    /** Length of each fixed-length instruction (JVMS 6.5). */
+    private static final byte[] LENGTH = new byte[256];
+    private static final byte COUNTED = 0;
+    /** Not trivial: calls, allocates, locks, jsr, or no instruction of a class file (202 and above). */
+    private static final byte DISQUALIFIES = 1;
+    private static final byte STATIC_FIELD = 2;
+    private static final byte JUMP = 3;
+    private static final byte JUMP_WIDE = 4;
+    private static final byte TABLESWITCH = 5;
+    private static final byte LOOKUPSWITCH = 6;
+    private static final byte WIDE = 7;
+
+    static {
+        java.util.Arrays.fill(LENGTH, (byte) 1);
+        java.util.Arrays.fill(KIND, 202, 256, DISQUALIFIES);
+        for (int op : new int[] {16, 18, 21, 22, 23, 24, 25, 54, 55, 56, 57, 58, 169, 188}) { // bipush, ldc, loads, stores, ret, newarray
+            LENGTH[op] = 2;
+        }
+        for (int op : new int[] {17, 19, 20, 132, 178, 179, 180, 181, 182, 183, 184, 187, 189, 192, 193}) { // sipush, ldc_w, ldc2_w, iinc, fields, invokes, new, anewarray, checkcast, instanceof
+            LENGTH[op] = 3;
+        }
+        for (int op = 153; op <= 168; op++) { // if<cond>, if_<cmp>, goto, jsr
+            LENGTH[op] = 3;
+            KIND[op] = JUMP;
+        }
+        LENGTH[198] = 3; // ifnull
+        LENGTH[199] = 3; // ifnonnull
+        KIND[198] = JUMP;
+        KIND[199] = JUMP;
+        LENGTH[185] = 5; // invokeinterface
+        LENGTH[186] = 5; // invokedynamic
+        LENGTH[197] = 4; // multianewarray
+        LENGTH[200] = 5; // goto_w
+        LENGTH[201] = 5; // jsr_w
+        KIND[200] = JUMP_WIDE;
+        KIND[201] = JUMP_WIDE;
+        KIND[170] = TABLESWITCH;
+        KIND[171] = LOOKUPSWITCH;
+        KIND[196] = WIDE;
+        KIND[178] = STATIC_FIELD; // getstatic
+        KIND[179] = STATIC_FIELD; // putstatic
+        // invokevirtual, invokespecial, invokestatic, invokeinterface, invokedynamic, new, newarray, anewarray,
+        // monitorenter, multianewarray, jsr, jsr_w
+        for (int op : new int[] {182, 183, 184, 185, 186, 187, 188, 189, 194, 197, 168, 201}) {
+            KIND[op] = DISQUALIFIES;
+        }
+    }
 
     private TrivialMethods() {
     }
@@ -37,159 +92,112 @@ final class TrivialMethods {
     /** The trivial methods of {@code classFile} as name + descriptor; empty when the file cannot be read. */
     static Set<String> of(byte[] classFile) {
         try {
-            ClassReader reader = OpenedClassReader.of(classFile);
-            Finder finder = new Finder(reader.getClassName());
-            reader.accept(finder, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-            return finder.trivial;
-        } catch (RuntimeException | LinkageError e) {
-            return Collections.emptySet(); // unreadable here: every method stays eligible, Byte Buddy reports its own errors
+            MethodSkim skim = MethodSkim.of(classFile);
+            Set<String> trivial = new HashSet<>();
+            for (int m = 0; m < skim.methods; m++) {
+                if ((skim.access[m] & (ACC_ABSTRACT | ACC_NATIVE | ACC_SYNCHRONIZED)) == 0 && skim.codeAt[m] >= 0
+                        && isTrivial(skim, skim.codeAt[m])) {
+                    trivial.add(skim.key(m));
+                }
+            }
+            return trivial;
+        } catch (RuntimeException | IOException | LinkageError e) {
+            return Collections.emptySet(); // unreadable here: every method stays eligible, the weaving reports its own errors
         }
     }
 
-    private static final class Finder extends ClassVisitor {
-        private final String owner;
-        final Set<String> trivial = new HashSet<>();
-
-        Finder(String owner) {
-            super(OpenedClassReader.ASM_API);
-            this.owner = owner;
+    /**
+     * Whether the code of the Code attribute at {@code codeAt} is trivial: the instructions are read until one
+     * disqualifies the method or there are more than {@link #MAX_INSTRUCTIONS}. A jump or switch target at or before
+     * its instruction goes backward (a loop).
+     */
+    private static boolean isTrivial(MethodSkim skim, int codeAt) {
+        byte[] b = skim.classFile;
+        int length = ConstantPool.u4(b, codeAt + 4);
+        int code = codeAt + 8;
+        if (length <= 0 || code + length + 2 > b.length) {
+            throw new IllegalArgumentException("a Code attribute is cut off");
         }
-
-        @Override
-        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-            if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_SYNCHRONIZED)) != 0) {
-                return null;
-            }
-            return new Scan(name + descriptor);
+        if (ConstantPool.u2(b, code + length) != 0) {
+            return false; // an exception handler
         }
-
-        /** Scans one method's code; any disqualifying instruction marks it not trivial. */
-        private final class Scan extends MethodVisitor {
-            private final String key;
-            private int instructions;
-            private boolean disqualified;
-            /** Labels already passed: a jump to one of them goes backward (a loop). */
-            private final Set<Label> passed = new HashSet<>();
-
-            Scan(String key) {
-                super(OpenedClassReader.ASM_API);
-                this.key = key;
+        int instructions = 0;
+        for (int pc = 0; pc < length; ) {
+            int op = b[code + pc] & 0xFF;
+            if (++instructions > MAX_INSTRUCTIONS) {
+                return false;
             }
-
-            private void count() {
-                if (++instructions > MAX_INSTRUCTIONS) {
-                    disqualified = true;
-                }
-            }
-
-            @Override
-            public void visitInsn(int opcode) {
-                count();
-                if (opcode == Opcodes.MONITORENTER) {
-                    disqualified = true;
-                }
-            }
-
-            @Override
-            public void visitIntInsn(int opcode, int operand) {
-                count();
-                if (opcode == Opcodes.NEWARRAY) {
-                    disqualified = true;
-                }
-            }
-
-            @Override
-            public void visitVarInsn(int opcode, int var) {
-                count();
-            }
-
-            @Override
-            public void visitTypeInsn(int opcode, String type) {
-                count();
-                if (opcode == Opcodes.NEW || opcode == Opcodes.ANEWARRAY) {
-                    disqualified = true;
-                }
-            }
-
-            @Override
-            public void visitFieldInsn(int opcode, String fieldOwner, String name, String descriptor) {
-                count();
-                if ((opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC) && !fieldOwner.equals(owner)) {
-                    disqualified = true;
-                }
-            }
-
-            @Override
-            public void visitMethodInsn(int opcode, String methodOwner, String name, String descriptor, boolean isInterface) {
-                disqualified = true;
-            }
-
-            @Override
-            public void visitInvokeDynamicInsn(String name, String descriptor, Handle bootstrap, Object... arguments) {
-                disqualified = true;
-            }
-
-            @Override
-            public void visitLabel(Label label) {
-                passed.add(label);
-            }
-
-            @Override
-            public void visitJumpInsn(int opcode, Label label) {
-                count();
-                if (opcode == Opcodes.JSR || passed.contains(label)) {
-                    disqualified = true;
-                }
-            }
-
-            private void forwardOnly(Label dflt, Label... labels) {
-                count();
-                if (passed.contains(dflt)) {
-                    disqualified = true;
-                }
-                for (Label l : labels) {
-                    if (passed.contains(l)) {
-                        disqualified = true;
+            switch (KIND[op]) {
+                case DISQUALIFIES:
+                    return false;
+                case STATIC_FIELD:
+                    if (!ownField(skim, ConstantPool.u2(b, code + pc + 1))) {
+                        return false;
                     }
+                    pc += 3;
+                    break;
+                case JUMP:
+                    if ((short) ConstantPool.u2(b, code + pc + 1) <= 0) {
+                        return false;
+                    }
+                    pc += 3;
+                    break;
+                case JUMP_WIDE:
+                    if (ConstantPool.u4(b, code + pc + 1) <= 0) {
+                        return false;
+                    }
+                    pc += 5;
+                    break;
+                case TABLESWITCH: {
+                    int at = code + pc + 1 + (3 - (pc & 3)); // padded to a multiple of 4 from the code's start
+                    int low = ConstantPool.u4(b, at + 4);
+                    int high = ConstantPool.u4(b, at + 8);
+                    int targets = high - low + 1;
+                    if (targets < 0 || !forward(b, at, 1) || !forward(b, at + 12, targets)) {
+                        return false;
+                    }
+                    pc = at + 12 + 4 * targets - code;
+                    break;
                 }
-            }
-
-            @Override
-            public void visitLdcInsn(Object value) {
-                count();
-            }
-
-            @Override
-            public void visitIincInsn(int var, int increment) {
-                count();
-            }
-
-            @Override
-            public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
-                forwardOnly(dflt, labels);
-            }
-
-            @Override
-            public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
-                forwardOnly(dflt, labels);
-            }
-
-            @Override
-            public void visitMultiANewArrayInsn(String descriptor, int dimensions) {
-                disqualified = true;
-            }
-
-            @Override
-            public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
-                disqualified = true;
-            }
-
-            @Override
-            public void visitEnd() {
-                if (!disqualified && instructions > 0) {
-                    trivial.add(key);
+                case LOOKUPSWITCH: {
+                    int at = code + pc + 1 + (3 - (pc & 3));
+                    int pairs = ConstantPool.u4(b, at + 4);
+                    if (pairs < 0 || !forward(b, at, 1)) {
+                        return false;
+                    }
+                    for (int i = 0; i < pairs; i++) {
+                        if (ConstantPool.u4(b, at + 12 + 8 * i) <= 0) {
+                            return false;
+                        }
+                    }
+                    pc = at + 8 + 8 * pairs - code;
+                    break;
                 }
+                case WIDE:
+                    pc += (b[code + pc + 1] & 0xFF) == 132 ? 6 : 4; // wide iinc, or a wide load, store or ret
+                    break;
+                default:
+                    pc += LENGTH[op];
             }
         }
+        return instructions > 0;
+    }
+
+    /** Whether the {@code count} 4-byte jump offsets from {@code at} all go forward. */
+    private static boolean forward(byte[] b, int at, int count) {
+        for (int i = 0; i < count; i++) {
+            if (ConstantPool.u4(b, at + 4 * i) <= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the field of Fieldref {@code cpIndex} is declared by (named with) the class being scanned. */
+    private static boolean ownField(MethodSkim skim, int cpIndex) {
+        int fieldClass = ConstantPool.u2(skim.classFile, skim.entry(cpIndex, FIELDREF));
+        int fieldClassName = ConstantPool.u2(skim.classFile, skim.entry(fieldClass, CLASS));
+        int thisClassName = ConstantPool.u2(skim.classFile, skim.entry(skim.thisClass, CLASS));
+        return skim.sameUtf8(fieldClassName, thisClassName);
     }
 }
