@@ -188,7 +188,9 @@ class KernelSessionTest {
         KernelTests.require("KernelSessionTest.ringOverrunsAreCountedAsLostKernelEventsEverywhere");
         String name = TestSupport.uniqueName("overrun");
         Path file = dir.resolve("overrun.etl");
-        // A poller that reads every 3 s into 128 KiB rings, and two threads handing a token over as fast as they can.
+        // A poller that reads every 3 s into 128 KiB rings, and two threads handing a token over as fast as they can:
+        // 60,000 hand-offs (each a switch out and a wake-up, far more than 128 KiB a CPU holds), not a fixed time, so a
+        // loaded machine that switches slowly still overruns the rings (1.5 s of it once made too few on a load of 6).
         dev.jetw.etw.portable.linux.TracefsTestAccess.slowPoller(3000, 128);
         try {
             etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).flushTimerSeconds(1)
@@ -197,9 +199,9 @@ class KernelSessionTest {
         } finally {
             dev.jetw.etw.portable.linux.TracefsTestAccess.slowPoller(0, 0);
         }
-        pingPong(1500);
+        long handoffs = pingPong(60_000, 20_000);
         SessionStats stats = etw.stopSession(name);
-        assertTrue(stats.kernelEventsLost() > 0, stats.kernelLine());
+        assertTrue(stats.kernelEventsLost() > 0, stats.kernelLine() + " after " + handoffs + " hand-offs");
         assertTrue(stats.kernelLine().contains(stats.kernelEventsLost() + " kernel events lost"), stats.kernelLine());
         assertEquals(stats.kernelEventsLost(), stats.eventsLost(), "no jetw event was lost: the kernel's are all of them");
         int gapNotes = 0;
@@ -222,18 +224,23 @@ class KernelSessionTest {
         System.out.println("overrun: " + stats.kernelLine() + "; " + gapNotes + " gap notes");
     }
 
-    /** Two threads hand a token to each other with park/unpark for {@code millis}: many context switches. */
-    static void pingPong(long millis) throws InterruptedException {
+    /**
+     * Two threads hand a token to each other with park/unpark until they have done it {@code handoffs} times or
+     * {@code capMillis} have passed: many context switches. Returns the hand-offs made.
+     */
+    static long pingPong(long handoffs, long capMillis) throws InterruptedException {
         java.util.concurrent.atomic.AtomicReference<Thread> turn = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicLong made = new java.util.concurrent.atomic.AtomicLong();
         Thread[] t = new Thread[2];
-        long end = System.nanoTime() + millis * 1_000_000L;
+        long end = System.nanoTime() + capMillis * 1_000_000L;
         for (int i = 0; i < 2; i++) {
             int me = i;
             t[i] = new Thread(() -> {
-                while (System.nanoTime() < end) {
-                    while (turn.get() != Thread.currentThread() && System.nanoTime() < end) {
+                while (System.nanoTime() < end && made.get() < handoffs) {
+                    while (turn.get() != Thread.currentThread() && System.nanoTime() < end && made.get() < handoffs) {
                         java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
                     }
+                    made.incrementAndGet();
                     turn.set(t[1 - me]);
                     java.util.concurrent.locks.LockSupport.unpark(t[1 - me]);
                 }
@@ -244,6 +251,7 @@ class KernelSessionTest {
         t[1].start();
         t[0].join();
         t[1].join();
+        return made.get();
     }
 
     /** True while tracefs holds an instance named after this JVM. */
