@@ -49,11 +49,10 @@ final class MethodSkim {
             int attributes = ConstantPool.u2(classFile, at + 6);
             at += 8;
             for (int a = 0; a < attributes; a++) {
-                int length = ConstantPool.u4(classFile, at + 2);
                 if (isUtf8(ConstantPool.u2(classFile, at), "Code")) {
                     codeAt[m] = at + 6;
                 }
-                at += 6 + length;
+                at = skipAttribute(at);
             }
         }
         if (at > classFile.length) {
@@ -99,10 +98,23 @@ final class MethodSkim {
             int attributes = ConstantPool.u2(classFile, at + 6);
             at += 8;
             for (int a = 0; a < attributes; a++) {
-                at += 6 + ConstantPool.u4(classFile, at + 2);
+                at = skipAttribute(at);
             }
         }
         return at;
+    }
+
+    /**
+     * Skips the attribute at {@code at}. One whose length is negative or runs past the file's end cannot be read: a
+     * length of -6 would leave the reader where it is, and a crafted file of 65,535 such fields then kept the
+     * class-loading thread here for 15 s; a large one would overflow {@code at} past the final check.
+     */
+    private int skipAttribute(int at) {
+        int length = ConstantPool.u4(classFile, at + 2);
+        if (length < 0 || length > classFile.length - at - 6) {
+            throw new IllegalArgumentException("an attribute runs past the class file's end");
+        }
+        return at + 6 + length;
     }
 
     /** Where the entry {@code cpIndex} of kind {@code tag} is (after its tag). */

@@ -6,6 +6,8 @@ import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -14,7 +16,9 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Set;
@@ -24,6 +28,7 @@ import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -189,5 +194,103 @@ class TrivialMethodsScanTest {
         byte[] old = cw.toByteArray();
         assertEquals(new TreeSet<>(AsmTrivialMethods.of(old)), new TreeSet<>(TrivialMethods.of(old)));
         assertEquals(new TreeSet<>(Arrays.asList("plain(I)I")), new TreeSet<>(TrivialMethods.of(old)));
+    }
+
+    /** A class whose one method m(I)I has exactly {@code code} (written over the nops ASM wrote). */
+    private static byte[] withCode(int... code) {
+        ClassWriter cw = new ClassWriter(0);
+        cw.visit(Opcodes.V1_8, Opcodes.ACC_PUBLIC, "shapes/Raw", null, "java/lang/Object", null);
+        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_STATIC, "m", "(I)I", null, null);
+        mv.visitCode();
+        for (int i = 0; i < code.length; i++) {
+            mv.visitInsn(Opcodes.NOP);
+        }
+        mv.visitMaxs(4, 400);
+        mv.visitEnd();
+        cw.visitEnd();
+        byte[] b = cw.toByteArray();
+        int at = MethodSkim.of(b).codeAt[0] + 8; // after max_stack, max_locals, code_length
+        for (int i = 0; i < code.length; i++) {
+            b[at + i] = (byte) code[i];
+        }
+        return b;
+    }
+
+    private static void same(String shape, boolean trivial, int... code) {
+        byte[] b = withCode(code);
+        Set<String> expected = trivial ? Collections.singleton("m(I)I") : Collections.<String>emptySet();
+        assertEquals(expected, new TreeSet<>(AsmTrivialMethods.of(b)), shape + " (ASM)");
+        assertEquals(expected, new TreeSet<>(TrivialMethods.of(b)), shape);
+    }
+
+    /** The rules real libraries never exercise in an otherwise trivial method (a review's mutants survived the rest). */
+    @Test
+    void rawShapesGiveTheSameTrivialMethodsAsAsmsPass() {
+        same("goto_w forward", true, 0xC8, 0, 0, 0, 5, 0x04, 0xAC);
+        same("goto_w backward", false, 0x00, 0xC8, 0xFF, 0xFF, 0xFF, 0xFF, 0x04, 0xAC);
+        same("jsr_w", false, 0xC9, 0, 0, 0, 7, 0x04, 0xAC, 0x4C, 0xA9, 1);
+        same("tableswitch, default forward", true,
+                0x1A, 0xAA, 0, 0, 0, 0, 0, 19, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 19, 0x03, 0xAC);
+        same("tableswitch, default backward", false,
+                0x1A, 0xAA, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 19, 0x03, 0xAC);
+        same("lookupswitch, no pairs, default forward", true, 0x1A, 0xAB, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0x03, 0xAC);
+        same("lookupswitch, no pairs, default backward", false, 0x1A, 0xAB, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0x03, 0xAC);
+        same("monitorenter, method not synchronized", false, 0x01, 0xC2, 0x03, 0xAC);
+        same("wide iload", true, 0xC4, 0x15, 0x01, 0x2C, 0xAC);
+    }
+
+    @Test
+    void anExceptionHandlerIsNotTrivial() {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V1_8, Opcodes.ACC_PUBLIC, "shapes/Handler", null, "java/lang/Object", null);
+        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_STATIC, "m", "(I)I", null, null);
+        mv.visitCode();
+        Label start = new Label();
+        Label end = new Label();
+        Label handler = new Label();
+        mv.visitTryCatchBlock(start, end, handler, null);
+        mv.visitLabel(start);
+        mv.visitVarInsn(Opcodes.ILOAD, 0);
+        mv.visitLabel(end);
+        mv.visitInsn(Opcodes.IRETURN);
+        mv.visitLabel(handler);
+        mv.visitInsn(Opcodes.POP);
+        mv.visitInsn(Opcodes.ICONST_0);
+        mv.visitInsn(Opcodes.IRETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        cw.visitEnd();
+        byte[] b = cw.toByteArray();
+        assertEquals(new TreeSet<>(AsmTrivialMethods.of(b)), new TreeSet<>(TrivialMethods.of(b)));
+        assertEquals(Collections.emptySet(), TrivialMethods.of(b));
+    }
+
+    /** An attribute of length -6 does not move the reader: 65,535 such fields kept the skim busy for 15 s. */
+    @Test
+    void anAttributeOfNegativeLengthIsRefusedAtOnce() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeInt(0xCAFEBABE);
+        out.writeShort(0);
+        out.writeShort(52);
+        out.writeShort(2); // constant pool: #1 Utf8 "A"
+        out.writeByte(1);
+        out.writeUTF("A");
+        out.writeShort(0x21);
+        out.writeShort(1);
+        out.writeShort(0);
+        out.writeShort(0); // interfaces
+        out.writeShort(0xFFFF); // fields, each read over the next
+        for (int i = 0; i < 65540; i++) {
+            out.writeShort(0);
+            out.writeShort(0xFFFF);
+            out.writeShort(0xFFFA);
+            out.writeShort(0xFFFF);
+        }
+        byte[] spin = bytes.toByteArray();
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            assertTrue(TrivialMethods.of(spin).isEmpty());
+            assertTrue(OriginalMaxLocals.of(spin).isEmpty());
+        });
     }
 }
