@@ -373,7 +373,8 @@ public final class AttachRamp implements Runnable {
             case NOW:
                 return tierDone[h] + " retransformed with the first tier";
             case SKIP:
-                return "not retransformed in this attach (their methods are not traced)";
+                return "not retransformed in this attach (their methods are not traced; to trace them too: attachHot=defer, or -javaagent"
+                        + " at start-up)";
             default:
                 boolean started = tierMatched[h] > 0;
                 return "deferred, together after the others, " + tierDone[h] + " done, "
