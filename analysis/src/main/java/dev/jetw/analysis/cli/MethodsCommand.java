@@ -134,7 +134,8 @@ final class MethodsCommand {
             if (late) {
                 s.append("traced from +T s: the method's tracing began T s after the session start (its class was"
                         + " instrumented then: by the attach ramp, or when it loaded); its calls before are not in the"
-                        + " trace\n");
+                        + " trace. After an attach, the classes the application was running then are not in it at all,"
+                        + " unless attached with attachHot=defer\n");
             }
         }
         if (stats.halfSeen() > 0) {

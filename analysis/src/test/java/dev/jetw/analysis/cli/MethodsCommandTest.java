@@ -152,6 +152,8 @@ class MethodsCommandTest {
             assertTrue(lines.stream().anyMatch(l -> l.endsWith("com.example." + other + ".run()V")), other + ": " + text[1]);
         }
         assertTrue(text[1].contains("traced from +T s: the method's tracing began T s after the session start"), text[1]);
+        assertTrue(text[1].contains("After an attach, the classes the application was running then are not in it at all, unless attached"
+                + " with attachHot=defer"), "the default attachHot=skip leaves them out: the note says how to get them\n" + text[1]);
 
         Map<String, Map<String, Object>> json = byMethod(runOn(f, "methods", "--json")[1]);
         assertEquals(Boolean.TRUE, json.get("com.example.Late.run()V").get("tracedLate"));

@@ -29,7 +29,8 @@ import java.util.concurrent.TimeUnit;
  * <pre>java -Dpairs=3 -cp benchmarks/target/benchmarks.jar dev.jetw.bench.real.AttachTransientRun agent/dist/target/jetw-agent.jar [OTHER_AGENT_JAR ...]</pre>
  *
  * An arm {@code JAR::OPTIONS} attaches that jar with OPTIONS added to the common options (e.g. two arms of one jar,
- * {@code jetw-agent.jar::attachHot=now jetw-agent.jar::attachHot=defer}).
+ * {@code jetw-agent.jar::attachHot=now jetw-agent.jar::attachHot=defer}); {@code JAR::=OPTIONS} attaches with OPTIONS instead
+ * of the common options (e.g. the one-class floor in the same run, {@code jetw-agent.jar::=include=dev.jetw.bench.real.PacedShop}).
  *
  * System properties: pairs (3: rounds of all arms), warm (20 s), after (30 s), baseline (5 s), options ({@code include=org.h2.**}; the
  * attach options, to which {@code backend=portable,file=...} is added), detach (true: detach at the end and report how
@@ -163,7 +164,8 @@ public final class AttachTransientRun {
             Path etl = dir.resolve(name + ".etl");
             if (attachNow) {
                 long t0 = System.nanoTime();
-                String reply = jetw(agent, "attach", pid, options + extraOptions + ",backend=portable,file=" + etl);
+                String given = extraOptions.startsWith(",=") ? extraOptions.substring(2) : options + extraOptions;
+                String reply = jetw(agent, "attach", pid, given + ",backend=portable,file=" + etl);
                 arm.commandMillis = (System.nanoTime() - t0) / 1_000_000;
                 if (!reply.startsWith("jetw agent attached")) {
                     throw new IllegalStateException("attach failed: " + reply);

@@ -274,7 +274,7 @@ final class Agent {
             return "";
         }
         return "\nattach ramp: the first tier is in; the other loaded classes follow in the background (hot classes: "
-                + AttachHot.KEY + "=" + options.attachHot.value() + "); follow it with: jetw status " + ProcessId.current(); // the CLI names its launcher
+                + AttachHot.KEY + "=" + options.attachHot.value() + options.attachHot.replyNote() + "); follow it with: jetw status " + ProcessId.current(); // the CLI names its launcher
     }
 
     /** The human-readable status: session, backend, file, methods, events, errors. */

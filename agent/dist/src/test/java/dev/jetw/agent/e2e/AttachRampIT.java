@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The attach ramp (docs/attach-ramp.md) against a running JVM: the loaded classes are instrumented in the order it
  * documents (first the classes seen only waiting in a stack, then the classes not seen, each in class-name order; the
  * hot classes, on a running stack or compiled, last together with attachHot=defer, first with now, never with
- * skip), the methods running hot get no advice, the attach command replies after the first tier and status shows the
+ * skip, the default), the methods running hot get no advice, the attach command replies after the first tier and status shows the
  * progress. Method ids are given in the order methods are instrumented, so the trace's rundown shows the order.
  */
 class AttachRampIT {
@@ -32,17 +32,17 @@ class AttachRampIT {
     @TempDir
     Path temp;
 
-    /** attachHot= as given (null: the default), the hot classes' part of status, the classes in the trace's order. */
+    /** attachHot= as given, the hot classes' part of status, the classes in the trace's order. */
     static Stream<Arguments> deferAndNow() {
         return Stream.of(
-                Arguments.of(null, "defer", "deferred, together after the others, 3 done, 0 left; 4",
+                Arguments.of("defer", "defer", "deferred, together after the others, 3 done, 0 left; 4",
                         List.of("Waiter", "ColdA", "ColdB", "Middle", "Outer", "Spinner")),
                 Arguments.of("now", "now", "3 retransformed with the first tier; 4",
                         List.of("Waiter", "Middle", "Outer", "Spinner", "ColdA", "ColdB")));
     }
 
     /**
-     * The default defers the hot classes (on a running stack) after those seen only waiting and those not seen; now
+     * defer takes the hot classes (on a running stack) after those seen only waiting and those not seen; now
      * retransforms them with the first call; both reply after the first tier and leave the running-hot methods out.
      */
     @ParameterizedTest
@@ -55,11 +55,14 @@ class AttachRampIT {
         r.assertHotMethodsLeftOut();
     }
 
+    /** The default (no attachHot= given) is skip: the reply and status say the hot classes are not traced and how to trace them. */
     @Test
-    void attachHotSkipLeavesTheHotClassesAlone() throws Exception {
-        Ramped r = attach("skip");
-        r.assertDone(3, "skip", "not retransformed in this attach \\(their methods are not traced\\); 0",
-                List.of("Waiter", "ColdA", "ColdB"), "the hot classes are neither named nor traced");
+    void theDefaultSkipLeavesTheHotClassesAlone() throws Exception {
+        Ramped r = attach(null);
+        assertTrue(r.reply.contains("(hot classes: attachHot=skip, not traced in this attach; attachHot=defer traces them too); follow it"
+                + " with: java -jar jetw-agent.jar status " + r.pid), r.reply);
+        r.assertDone(3, "skip", "not retransformed in this attach \\(their methods are not traced; to trace them too: attachHot=defer,"
+                + " or -javaagent at start-up\\); 0", List.of("Waiter", "ColdA", "ColdB"), "the hot classes are neither named nor traced");
         assertEquals(2, r.redefinitions("ColdA"), "a class the ramp instrumented is retransformed at attach and restored at detach:\n" + r.redefined);
         for (String hot : List.of("Spinner", "Middle", "Outer")) {
             // Byte Buddy's own reset retransformed every class its matcher accepts, and so threw their compiled code away.
@@ -88,7 +91,7 @@ class AttachRampIT {
 
             // Status answers while the ramp goes on.
             String ramp = ChildJvm.awaitRampDone(pid);
-            if (!"skip".equals(attachHot)) {
+            if (attachHot != null && !"skip".equals(attachHot)) {
                 // The methods left out as running hot are excluded, and status says why (it called them "adaptive: hot and short").
                 ChildJvm.Result status = ChildJvm.tool("status", pid);
                 assertTrue(status.stdout().contains("methods excluded:    4 (adaptive: hot and short), 4 of them running hot at attach"

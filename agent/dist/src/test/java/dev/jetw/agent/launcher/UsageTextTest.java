@@ -36,7 +36,7 @@ class UsageTextTest {
     @Test
     void theAttachReplysHintNamesTheCommandTyped() {
         String line = "attach ramp: the first tier is in; the other loaded classes follow in the background (hot classes:"
-                + " attachHot=defer); follow it with: jetw status 4242";
+                + " attachHot=skip, not traced in this attach; attachHot=defer traces them too); follow it with: jetw status 4242";
         assertEquals(line.replace("follow it with: jetw status", "follow it with: java -jar jetw-agent.jar status"),
                 JetwCli.withCommandTyped(line));
         System.setProperty(JetwCli.LAUNCHER_PROPERTY, "./jetw");

@@ -20,7 +20,8 @@ import java.util.concurrent.CountDownLatch;
  *     stack {@link #SAMPLES} times, {@link #SAMPLE_INTERVAL_MILLIS} ms apart ({@link RunningMethods});</li>
  * <li>retransforms first, in one call, the loaded classes the options select that were seen only waiting (slow calls,
  *     near I/O): the first tier, after which the attach command replies; then the classes neither seen nor compiled
- *     (rarely called), in batches of {@link #BATCH_CLASSES}; then the hot classes (on a running stack or compiled) as
+ *     (rarely called), in batches of {@link #BATCH_CLASSES}; then the hot classes (on a running stack or compiled, or
+ *     with a small method the code of those calls: {@link CalledFromCompiled}, maybe inlined into compiled code) as
  *     {@code attachHot=} says: together in one last call (defer), in the first call (now) or not at all (skip). Each tier in class-name order. The methods running hot get no advice (the
  *     path {@code hotMethods=} takes: registered, named, excluded from the start);</li>
  * <li>pauses after each call for {@link #PAUSE_PER_BUSY} times as long as it took, at least
@@ -61,6 +62,8 @@ public final class AttachRamp implements Runnable {
     private final int[] tierMatched = new int[RunningMethods.Tier.values().length];
     private final int[] tierDone = new int[RunningMethods.Tier.values().length];
     private volatile int compiledClasses;
+    /** Of the hot classes, those counted hot only for a small method the hot classes' code calls (CalledFromCompiled). */
+    private volatile int calledByHotCode;
     /** Classes of the retransformation calls that failed (not among those done). */
     private volatile int failed;
     /** The JVM's error of the first call that failed (named in the status), or null. */
@@ -249,6 +252,7 @@ public final class AttachRamp implements Runnable {
             tierClasses[t]++;
             tiers.get(t).add(c);
         }
+        hotByCall(tiers.get(RunningMethods.Tier.HOT.ordinal()), tiers.get(RunningMethods.Tier.NOT_SEEN.ordinal()));
         for (List<Class<?>> tier : tiers) {
             tier.sort(Comparator.comparing(Class::getName));
         }
@@ -262,6 +266,27 @@ public final class AttachRamp implements Runnable {
             passes.add(classes);
         }
         return passes;
+    }
+
+    /**
+     * Moves to the hot classes those not seen whose small method the hot classes' bytecode calls (CalledFromCompiled):
+     * the JIT may have inlined it into the hot code, which their retransformation would throw away.
+     */
+    private void hotByCall(List<Class<?>> hot, List<Class<?>> notSeen) {
+        java.util.Map<String, Set<String>> invoked = CalledFromCompiled.invokedBy(hot);
+        List<Class<?>> moved = new ArrayList<>();
+        for (java.util.Iterator<Class<?>> it = notSeen.iterator(); it.hasNext(); ) {
+            Class<?> c = it.next();
+            if (CalledFromCompiled.calledFrom(c, invoked)) {
+                it.remove();
+                moved.add(c);
+                running.calledFromCompiled(c.getName());
+            }
+        }
+        hot.addAll(moved);
+        tierClasses[RunningMethods.Tier.NOT_SEEN.ordinal()] -= moved.size();
+        tierClasses[RunningMethods.Tier.HOT.ordinal()] += moved.size();
+        calledByHotCode = moved.size();
     }
 
     /** The classes of a pass to retransform, counted as the pass starts (status: "N of M ... so far", tier by tier). */
@@ -365,7 +390,7 @@ public final class AttachRamp implements Runnable {
                 + tierClasses[h] + " hot: on a running stack or compiled); hot classes (" + AttachHot.KEY + "=" + attachHot.value() + "): "
                 + hotProgress(h) + "; " + leftOut.size() + " methods left out as running hot ("
                 + running.hotMethodCount() + " class.method names seen hot in " + running.samples() + " stack samples, "
-                + compiledClasses + " classes with compiled code)";
+                + compiledClasses + " classes with compiled code, " + calledByHotCode + " hot classes only for a small method that code calls)";
     }
 
     private String hotProgress(int h) {
@@ -373,7 +398,8 @@ public final class AttachRamp implements Runnable {
             case NOW:
                 return tierDone[h] + " retransformed with the first tier";
             case SKIP:
-                return "not retransformed in this attach (their methods are not traced)";
+                return "not retransformed in this attach (their methods are not traced; to trace them too: attachHot=defer, or -javaagent"
+                        + " at start-up)";
             default:
                 boolean started = tierMatched[h] > 0;
                 return "deferred, together after the others, " + tierDone[h] + " done, "

@@ -25,13 +25,18 @@ public final class RunningMethods {
         WAITING,
         /** Not seen in any sample, not compiled: rarely called. */
         NOT_SEEN,
-        /** On a running stack or compiled: its retransformation costs recompilation; its running-hot methods get no advice. */
+        /**
+         * On a running stack or compiled, or with a small method their code calls (CalledFromCompiled): its retransformation
+         * costs recompilation; its running-hot methods get no advice.
+         */
         HOT
     }
 
     // Written by the ramp's thread while it samples; read by any thread whose class loads later (the transformer).
     private final Set<String> hotMethods = ConcurrentHashMap.newKeySet();
     private final Map<String, Tier> tiers = new ConcurrentHashMap<>();
+    /** Classes the hot classes' bytecode calls a small method of (CalledFromCompiled): hot too. */
+    private final Set<String> calledFromCompiled = ConcurrentHashMap.newKeySet();
     private volatile Set<String> compiled = java.util.Collections.emptySet();
     private volatile int samples;
 
@@ -74,8 +79,13 @@ public final class RunningMethods {
         compiled = classNames;
     }
 
+    /** A class with a small method the hot classes' code calls (CalledFromCompiled, maybe inlined there): hot too. */
+    void calledFromCompiled(String className) {
+        calledFromCompiled.add(className);
+    }
+
     public Tier tierOf(String className) {
-        if (compiled.contains(className)) {
+        if (compiled.contains(className) || calledFromCompiled.contains(className)) {
             return Tier.HOT;
         }
         Tier t = tiers.get(className);

@@ -62,7 +62,7 @@ public final class AgentOptions {
     public final int uninstrumentRate;
     /** {@code hotMethods=FILE}: an earlier trace's adaptive decisions, applied as methods are instrumented; null if not given. */
     public final HotMethods hotMethods;
-    /** {@code attachHot=}: what the attach ramp does with the classes hot at attach (AttachHot); defer unless given. */
+    /** {@code attachHot=}: what the attach ramp does with the classes hot at attach (AttachHot); skip unless given. */
     public final AttachHot attachHot;
     /** null (attach), "status", "detach" or "dump". */
     public final String command;
@@ -300,7 +300,7 @@ public final class AgentOptions {
         boolean propagate = true;
         int uninstrumentRate = DEFAULT_UNINSTRUMENT_RATE;
         HotMethods hotMethods;
-        AttachHot attachHot = AttachHot.DEFER;
+        AttachHot attachHot = AttachHot.SKIP;
         boolean skipTrivial = true;
         String command;
         Path out;

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DispatcherExitSizeTest {
 
     /** HotSpot's default {@code -XX:MaxInlineSize}: the largest callee C1 inlines without profile data. */
-    private static final int C1_MAX_INLINE_SIZE = 35;
+    private static final int C1_MAX_INLINE_SIZE = CalledFromCompiled.SMALL;
 
     @Test
     void exitFitsWithinC1sInliningLimit() throws IOException {
@@ -32,36 +32,7 @@ class DispatcherExitSizeTest {
         try (InputStream in = type.getResourceAsStream(type.getSimpleName() + ".class")) {
             r = new ClassReader(in);
         }
-        char[] buf = new char[r.getMaxStringLength()];
-        int u = r.header + 6;
-        u += 2 + 2 * r.readUnsignedShort(u);             // interfaces
-        int fields = r.readUnsignedShort(u);
-        u += 2;
-        for (int f = 0; f < fields; f++) {
-            u = skipAttributes(r, u + 6);
-        }
-        int methods = r.readUnsignedShort(u);
-        u += 2;
-        for (int m = 0; m < methods; m++) {
-            boolean wanted = name.equals(r.readUTF8(u + 2, buf)) && descriptor.equals(r.readUTF8(u + 4, buf));
-            int attributes = r.readUnsignedShort(u + 6);
-            u += 8;
-            for (int a = 0; a < attributes; a++) {
-                if (wanted && "Code".equals(r.readUTF8(u, buf))) {
-                    return r.readInt(u + 10);            // name, length, max_stack, max_locals, then code_length
-                }
-                u += 6 + r.readInt(u + 2);
-            }
-        }
-        return -1;
-    }
-
-    private static int skipAttributes(ClassReader r, int u) {
-        int attributes = r.readUnsignedShort(u);
-        u += 2;
-        for (int a = 0; a < attributes; a++) {
-            u += 6 + r.readInt(u + 2);
-        }
-        return u;
+        Integer length = CalledFromCompiled.codeLengths(r).get(name + descriptor);
+        return length == null ? -1 : length;
     }
 }

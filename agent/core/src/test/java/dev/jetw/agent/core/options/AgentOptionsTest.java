@@ -80,8 +80,9 @@ class AgentOptionsTest {
     }
 
     @Test
-    void attachHotIsDeferUnlessGivenAndABadValueNamesWhatIsAllowed() {
-        assertEquals(AttachHot.DEFER, AgentOptions.parse("include=a.**").attachHot);
+    void attachHotIsSkipUnlessGivenAndABadValueNamesWhatIsAllowed() {
+        assertEquals(AttachHot.SKIP, AgentOptions.parse("include=a.**").attachHot, "no stall the user did not ask for (docs/attach-ramp.md)");
+        assertEquals(AttachHot.DEFER, AgentOptions.parse("attachHot=defer").attachHot);
         assertEquals(AttachHot.NOW, AgentOptions.parse("attachHot=now").attachHot);
         assertEquals(AttachHot.SKIP, AgentOptions.parse("attachhot=SKIP").attachHot, "keys and this value are case-insensitive");
         assertMessage("attachHot=later: allowed: defer (hot classes last, together), now (hot classes first), skip (hot classes"
