@@ -71,16 +71,7 @@ final class CalledFromCompiled {
         if (file == null) {
             return false;
         }
-        try {
-            return anySmall(OpenedClassReader.of(file), methods);
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
-    /** Whether a method of {@code methods} (NAME + DESCRIPTOR) holds at most {@link #SMALL} bytes of bytecode. */
-    private static boolean anySmall(ClassReader r, Set<String> methods) {
-        for (Map.Entry<String, Integer> m : codeLengths(r).entrySet()) {
+        for (Map.Entry<String, Integer> m : codeLengths(file).entrySet()) {
             if (m.getValue() <= SMALL && methods.contains(m.getKey())) {
                 return true;
             }
@@ -89,41 +80,21 @@ final class CalledFromCompiled {
     }
 
     /**
-     * Each method's {@code code_length} (JVMS 4.7.3), by NAME + DESCRIPTOR, walked from the class file's method table
-     * (methods without code, abstract or native, are absent).
+     * Each method's {@code code_length} (JVMS 4.7.3), by NAME + DESCRIPTOR, from the class file's method table
+     * ({@link MethodSkim}; methods without code, abstract or native, are absent); empty when the file cannot be read.
      */
-    static Map<String, Integer> codeLengths(ClassReader r) {
+    static Map<String, Integer> codeLengths(byte[] classFile) {
         Map<String, Integer> lengths = new HashMap<>();
-        char[] buf = new char[r.getMaxStringLength()];
-        int at = r.header + 6;
-        at += 2 + 2 * r.readUnsignedShort(at); // interfaces
-        int fields = r.readUnsignedShort(at);
-        at += 2;
-        for (int i = 0; i < fields; i++) {
-            at = skipAttributes(r, at + 6);
-        }
-        int count = r.readUnsignedShort(at);
-        at += 2;
-        for (int i = 0; i < count; i++) {
-            String method = r.readUTF8(at + 2, buf) + r.readUTF8(at + 4, buf);
-            int attributes = r.readUnsignedShort(at + 6);
-            at += 8;
-            for (int a = 0; a < attributes; a++) {
-                if ("Code".equals(r.readUTF8(at, buf))) {
-                    lengths.put(method, r.readInt(at + 10)); // name, length, max_stack, max_locals, then code_length
+        try {
+            MethodSkim skim = MethodSkim.of(classFile);
+            for (int m = 0; m < skim.methods; m++) {
+                if (skim.codeAt[m] >= 0) {
+                    lengths.put(skim.key(m), ConstantPool.u4(classFile, skim.codeAt[m] + 4)); // after max_stack, max_locals
                 }
-                at += 6 + r.readInt(at + 2);
             }
+        } catch (RuntimeException | java.io.IOException e) {
+            lengths.clear(); // a cut-off or malformed file: nothing is counted small
         }
         return lengths;
-    }
-
-    private static int skipAttributes(ClassReader r, int at) {
-        int attributes = r.readUnsignedShort(at);
-        at += 2;
-        for (int a = 0; a < attributes; a++) {
-            at += 6 + r.readInt(at + 2);
-        }
-        return at;
     }
 }

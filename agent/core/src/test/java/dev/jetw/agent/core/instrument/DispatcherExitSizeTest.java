@@ -1,7 +1,6 @@
 package dev.jetw.agent.core.instrument;
 
 import dev.jetw.bootstrap.Dispatcher;
-import net.bytebuddy.jar.asm.ClassReader;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -28,11 +27,20 @@ class DispatcherExitSizeTest {
 
     /** The {@code code_length} of a method's Code attribute, read from the class file (JVMS 4.7.3); -1 if absent. */
     private static int codeLength(Class<?> type, String name, String descriptor) throws IOException {
-        ClassReader r;
+        byte[] file;
         try (InputStream in = type.getResourceAsStream(type.getSimpleName() + ".class")) {
-            r = new ClassReader(in);
+            file = readAll(in);
         }
-        Integer length = CalledFromCompiled.codeLengths(r).get(name + descriptor);
+        Integer length = CalledFromCompiled.codeLengths(file).get(name + descriptor);
         return length == null ? -1 : length;
+    }
+
+    private static byte[] readAll(InputStream in) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] buf = new byte[8192];
+        for (int n; (n = in.read(buf)) > 0; ) {
+            out.write(buf, 0, n);
+        }
+        return out.toByteArray();
     }
 }
