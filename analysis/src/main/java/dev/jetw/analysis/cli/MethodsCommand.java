@@ -135,7 +135,7 @@ final class MethodsCommand {
                 s.append("traced from +T s: the method's tracing began T s after the session start (its class was"
                         + " instrumented then: by the attach ramp, or when it loaded); its calls before are not in the"
                         + " trace. After an attach, the classes the application was running then are not in it at all,"
-                        + " unless attached with attachHot=defer\n");
+                        + " unless attached with attachHot=defer or now\n");
             }
         }
         if (stats.halfSeen() > 0) {

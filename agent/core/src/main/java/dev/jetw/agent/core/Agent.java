@@ -270,8 +270,13 @@ final class Agent {
     /** Nothing without a ramp or with nothing after its first tier; else that it goes on and how to follow it. */
     private String rampLine() {
         AttachRamp r = ramp;
-        if (r == null || !r.continuesAfterFirstTier()) {
+        if (r == null) {
             return "";
+        }
+        if (!r.continuesAfterFirstTier()) {
+            int left = r.hotClassesLeftAlone();
+            return left == 0 ? "" : "\nattach ramp: done; " + left + " hot classes (on a running stack or compiled) not traced in this attach ("
+                    + AttachHot.KEY + "=skip); " + AttachHot.KEY + "=defer traces them too";
         }
         return "\nattach ramp: the first tier is in; the other loaded classes follow in the background (hot classes: "
                 + AttachHot.KEY + "=" + options.attachHot.value() + options.attachHot.replyNote() + "); follow it with: jetw status " + ProcessId.current(); // the CLI names its launcher

@@ -70,6 +70,32 @@ class AttachRampIT {
         }
     }
 
+    /**
+     * A narrow attach to the class the service is running (the include names only Spinner, hot): nothing of it is traced
+     * by default, and the reply and status say so and how to trace it.
+     */
+    @Test
+    void aNarrowAttachToAHotClassSaysItIsLeftAlone() throws Exception {
+        try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading"), ChildJvm.appClassPath(), RampTargetApp.class)) {
+            target.awaitStdout(l -> l.startsWith("ready 4 "), "ready");
+            String pid = Long.toString(target.pid());
+            ChildJvm.Result attached = ChildJvm.tool("attach", pid, "include=" + PACKAGE + "Spinner", "backend=portable", "jvm=none",
+                    "file=" + temp.resolve("narrow.etl"));
+            assertEquals(0, attached.exit(), attached.toString());
+            // The include offers ColdA and ColdB by name (not woven), so the ramp's line is the one that says it goes on;
+            // either line names the hot classes left alone and the way to trace them (AttachRampCountsTest: the other line).
+            assertTrue(attached.stdout().contains("not traced in this attach; attachHot=defer traces them too")
+                    || attached.stdout().contains("attach ramp: done; 1 hot classes (on a running stack or compiled) not traced in this"
+                    + " attach (attachHot=skip); attachHot=defer traces them too"), attached.toString());
+            String status = ChildJvm.awaitRampDone(pid);
+            assertTrue(status.contains("(of 7 loaded classes offered: 2 seen only waiting in a stack, 2 not seen, 3 hot: on a running stack"
+                    + " or compiled); hot classes (attachHot=skip): not retransformed in this attach"), status);
+            assertEquals(0, ChildJvm.tool("detach", pid).exit());
+            target.send("exit");
+            assertEquals(0, target.waitForExit(), target.toString());
+        }
+    }
+
     /** Attaches (attachHot= when not null), waits for the ramp's end through status, detaches and reads the trace. */
     private Ramped attach(String attachHot) throws Exception {
         // The JVM's own log of each class it redefines (a retransformation is one): which classes the attach and the

@@ -64,6 +64,8 @@ public final class AttachRamp implements Runnable {
     private volatile int compiledClasses;
     /** Of the hot classes, those counted hot only for a small method the hot classes' code calls (CalledFromCompiled). */
     private volatile int calledByHotCode;
+    /** With attachHot=skip: the hot classes the options select (accepted), left alone; counted before the first tier. */
+    private volatile int hotLeftAlone;
     /** Classes of the retransformation calls that failed (not among those done). */
     private volatile int failed;
     /** The JVM's error of the first call that failed (named in the status), or null. */
@@ -203,10 +205,26 @@ public final class AttachRamp implements Runnable {
      * classes offered, accepted and done, and the classes of failed calls.
      */
     void instrumentLoaded(Retransformation r) {
-        List<List<Class<?>>> passes = passes(r);
+        List<List<Class<?>>> tiers = tiers(r);
+        if (attachHot == AttachHot.NOW) {
+            hotByCall(tiers); // they go with the first call: sorted before it
+        } else if (attachHot == AttachHot.SKIP) {
+            int selected = 0;
+            for (Class<?> c : tiers.get(RunningMethods.Tier.HOT.ordinal())) {
+                selected += r.accepts(c) ? 1 : 0; // offered is not selected: a narrow include offers classes it does not weave
+            }
+            hotLeftAlone = selected;
+        }
+        List<List<RunningMethods.Tier>> order = passOrder(attachHot);
+        for (int p = 1; p < order.size(); p++) {
+            laterPasses |= !classesOf(order.get(p), tiers).isEmpty();
+        }
         try {
-            for (int p = 0; p < passes.size() && !stopped; p++) {
-                List<Class<?>> pass = accepted(r, passes.get(p));
+            for (int p = 0; p < order.size() && !stopped; p++) {
+                if (p == 1 && attachHot != AttachHot.NOW) {
+                    hotByCall(tiers); // after the first tier: the attach command's reply does not wait for the class files
+                }
+                List<Class<?>> pass = accepted(r, classesOf(order.get(p), tiers));
                 List<List<Class<?>>> batches = batchesOf(pass);
                 for (int b = 0; b < batches.size() && !stopped; b++) {
                     if (p > 0 || b > 0) {
@@ -237,8 +255,8 @@ public final class AttachRamp implements Runnable {
         }
     }
 
-    /** The loaded classes each pass offers (those the options do not reject by name), per tier counted. */
-    private List<List<Class<?>>> passes(Retransformation r) {
+    /** The loaded classes the options do not reject by name, per tier, counted, each in class-name order. */
+    private List<List<Class<?>>> tiers(Retransformation r) {
         List<List<Class<?>>> tiers = new ArrayList<>();
         for (int i = 0; i < tierClasses.length; i++) {
             tiers.add(new ArrayList<>());
@@ -252,41 +270,57 @@ public final class AttachRamp implements Runnable {
             tierClasses[t]++;
             tiers.get(t).add(c);
         }
-        hotByCall(tiers.get(RunningMethods.Tier.HOT.ordinal()), tiers.get(RunningMethods.Tier.NOT_SEEN.ordinal()));
         for (List<Class<?>> tier : tiers) {
             tier.sort(Comparator.comparing(Class::getName));
         }
-        List<List<Class<?>>> passes = new ArrayList<>();
-        for (List<RunningMethods.Tier> pass : passOrder(attachHot)) {
-            List<Class<?>> classes = new ArrayList<>();
-            for (RunningMethods.Tier t : pass) {
-                classes.addAll(tiers.get(t.ordinal()));
-            }
-            laterPasses |= !passes.isEmpty() && !classes.isEmpty();
-            passes.add(classes);
+        return tiers;
+    }
+
+    private static List<Class<?>> classesOf(List<RunningMethods.Tier> pass, List<List<Class<?>>> tiers) {
+        List<Class<?>> classes = new ArrayList<>();
+        for (RunningMethods.Tier t : pass) {
+            classes.addAll(tiers.get(t.ordinal()));
         }
-        return passes;
+        return classes;
     }
 
     /**
      * Moves to the hot classes those not seen whose small method the hot classes' bytecode calls (CalledFromCompiled):
-     * the JIT may have inlined it into the hot code, which their retransformation would throw away.
+     * the JIT may have inlined it into the hot code, which their retransformation would throw away. By name, as every
+     * tier is (RunningMethods.tierOf): a class of that name in another loader moves too. A class file or loader that
+     * cannot be read moves nothing: the ramp goes on without the rule.
      */
-    private void hotByCall(List<Class<?>> hot, List<Class<?>> notSeen) {
-        java.util.Map<String, Set<String>> invoked = CalledFromCompiled.invokedBy(hot);
-        List<Class<?>> moved = new ArrayList<>();
+    private void hotByCall(List<List<Class<?>>> tiers) {
+        List<Class<?>> hot = tiers.get(RunningMethods.Tier.HOT.ordinal());
+        List<Class<?>> notSeen = tiers.get(RunningMethods.Tier.NOT_SEEN.ordinal());
+        Set<String> names = new java.util.HashSet<>();
+        try {
+            java.util.Map<String, Set<String>> invoked = CalledFromCompiled.invokedBy(hot);
+            for (Class<?> c : notSeen) {
+                if (!names.contains(c.getName()) && CalledFromCompiled.calledFrom(c, invoked)) {
+                    names.add(c.getName());
+                }
+            }
+        } catch (RuntimeException | LinkageError | StackOverflowError e) {
+            Dispatcher.failed(e);
+            return;
+        }
+        int moved = 0;
         for (java.util.Iterator<Class<?>> it = notSeen.iterator(); it.hasNext(); ) {
             Class<?> c = it.next();
-            if (CalledFromCompiled.calledFrom(c, invoked)) {
+            if (names.contains(c.getName())) {
                 it.remove();
-                moved.add(c);
-                running.calledFromCompiled(c.getName());
+                hot.add(c);
+                moved++;
             }
         }
-        hot.addAll(moved);
-        tierClasses[RunningMethods.Tier.NOT_SEEN.ordinal()] -= moved.size();
-        tierClasses[RunningMethods.Tier.HOT.ordinal()] += moved.size();
-        calledByHotCode = moved.size();
+        for (String name : names) {
+            running.calledFromCompiled(name);
+        }
+        hot.sort(Comparator.comparing(Class::getName));
+        tierClasses[RunningMethods.Tier.NOT_SEEN.ordinal()] -= moved;
+        tierClasses[RunningMethods.Tier.HOT.ordinal()] += moved;
+        calledByHotCode = moved;
     }
 
     /** The classes of a pass to retransform, counted as the pass starts (status: "N of M ... so far", tier by tier). */
@@ -350,7 +384,7 @@ public final class AttachRamp implements Runnable {
         if (pass.isEmpty()) {
             return batches;
         }
-        int size = running.tierOf(pass.get(0).getName()) == RunningMethods.Tier.NOT_SEEN ? BATCH_CLASSES : pass.size();
+        int size = tierOf(pass.get(0)) == RunningMethods.Tier.NOT_SEEN.ordinal() ? BATCH_CLASSES : pass.size();
         for (int from = 0; from < pass.size(); from += size) {
             batches.add(pass.subList(from, Math.min(pass.size(), from + size)));
         }
@@ -413,6 +447,14 @@ public final class AttachRamp implements Runnable {
             s += c;
         }
         return s;
+    }
+
+    /**
+     * With attachHot=skip, the hot classes (on a running stack or compiled) the options select and this attach leaves
+     * alone, counted before the first tier (the attach command's reply reads it after the first tier); otherwise 0.
+     */
+    public int hotClassesLeftAlone() {
+        return hotLeftAlone;
     }
 
     /** Tests: the hot methods left out. */

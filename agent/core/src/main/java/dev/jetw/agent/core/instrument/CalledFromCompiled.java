@@ -71,7 +71,12 @@ final class CalledFromCompiled {
         if (file == null) {
             return false;
         }
-        for (Map.Entry<String, Integer> m : codeLengths(file).entrySet()) {
+        return anySmall(codeLengths(file), methods);
+    }
+
+    /** Whether a method of {@code methods} (NAME + DESCRIPTOR) has at most {@link #SMALL} bytes of bytecode in {@code lengths}. */
+    static boolean anySmall(Map<String, Integer> lengths, Set<String> methods) {
+        for (Map.Entry<String, Integer> m : lengths.entrySet()) {
             if (m.getValue() <= SMALL && methods.contains(m.getKey())) {
                 return true;
             }

@@ -1,6 +1,7 @@
 package dev.jetw.agent.core.instrument;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jetw.agent.core.methods.Selection;
@@ -41,6 +42,8 @@ class AttachRampCountsTest {
         boolean byteBuddyFails;
         /** Run after each call that did not throw. */
         Runnable afterCall = () -> { };
+        /** Run at each pass's end, before it counts. */
+        Runnable atPassEnd = () -> { };
         private final List<Class<?>> loaded;
 
         Recording(Class<?>... loaded) {
@@ -61,7 +64,8 @@ class AttachRampCountsTest {
         public void retransform(List<Class<?>> batch) {
             List<String> names = new ArrayList<>();
             for (Class<?> c : batch) {
-                names.add(c.getSimpleName());
+                // the simple name from the binary name: getSimpleName of a nested class's copy in another loader throws
+                names.add(c.getName().replaceAll(".*[.$]", "") + (c.getClassLoader() instanceof ServingNoClassFile ? "@2" : ""));
             }
             calls.add(names);
             events.add("call " + names);
@@ -76,6 +80,7 @@ class AttachRampCountsTest {
         @Override
         public List<Class<?>> finishPass() {
             events.add("pass end");
+            atPassEnd.run();
             if (leftForByteBuddy.isEmpty() || !byteBuddyFails) {
                 leftForByteBuddy.clear();
                 return Collections.emptyList();
@@ -224,5 +229,99 @@ class AttachRampCountsTest {
         ramp.instrumentLoaded(jvm);
 
         assertEquals(Collections.singletonList(Collections.singletonList("Plain")), jvm.calls, "the deferred hot classes are not retransformed");
+    }
+
+    /** Defines Shapes.Plain a second time, and serves no class file (LoadedClassFiles reads none from it). */
+    private static final class ServingNoClassFile extends ClassLoader {
+        ServingNoClassFile() {
+            super(AttachRampCountsTest.class.getClassLoader());
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!name.equals(Shapes.Plain.class.getName())) {
+                return super.loadClass(name, resolve);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c != null) {
+                    return c;
+                }
+                try (java.io.InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
+                    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+                    byte[] buf = new byte[4096];
+                    for (int n; (n = in.read(buf)) > 0; ) {
+                        bytes.write(buf, 0, n);
+                    }
+                    byte[] b = bytes.toByteArray();
+                    return defineClass(name, b, 0, b.length);
+                } catch (java.io.IOException e) {
+                    throw new ClassNotFoundException(name, e);
+                }
+            }
+        }
+
+        @Override
+        public java.io.InputStream getResourceAsStream(String name) {
+            return null;
+        }
+    }
+
+    /**
+     * Tiers go by name (RunningMethods.tierOf): a copy of a class moved hot by the called-small rule, in a loader whose
+     * class file cannot be read, moves with it, so that every count agrees with the lists the ramp calls.
+     */
+    @Test
+    void aSameNamedClassOfAnotherLoaderMovesWithItsName() throws Exception {
+        Class<?> plainAgain = Class.forName(Shapes.Plain.class.getName(), false, new ServingNoClassFile());
+        AttachRamp ramp = ramp(AttachHot.DEFER);
+        Recording jvm = new Recording(Shapes.Plain.class, plainAgain, Shapes.TracedClass.class, Shapes.Annotated.class,
+                Shapes.Concrete.class);
+
+        ramp.instrumentLoaded(jvm);
+
+        String status = ramp.status();
+        assertEquals(Arrays.asList(Collections.singletonList("TracedClass"), Arrays.asList("Annotated", "Concrete", "Plain", "Plain@2")),
+                jvm.calls, status + " " + jvm.events);
+        assertTrue(status.contains("(of 5 loaded classes offered: 0 seen only waiting in a stack, 1 not seen, 4 hot: on a running stack or"
+                + " compiled"), status);
+        assertTrue(status.contains("deferred, together after the others, 4 done, 0 left"), status);
+        assertTrue(status.endsWith(", 2 hot classes only for a small method that code calls)"), status);
+    }
+
+    /** The attach command replies after the first tier: the class files of the called-small rule are read after it. */
+    @Test
+    void theCalledSmallRuleRunsAfterTheFirstTier() {
+        AttachRamp ramp = ramp(AttachHot.SKIP);
+        List<String> atFirstPassEnd = new ArrayList<>();
+        Recording jvm = new Recording(Shapes.Plain.class, Shapes.TracedClass.class, Shapes.Annotated.class);
+        jvm.atPassEnd = () -> {
+            if (atFirstPassEnd.isEmpty()) {
+                atFirstPassEnd.add(ramp.status());
+            }
+        };
+
+        ramp.instrumentLoaded(jvm);
+
+        assertTrue(atFirstPassEnd.get(0).endsWith(", 0 hot classes only for a small method that code calls)"), atFirstPassEnd.get(0));
+        assertTrue(ramp.status().endsWith(", 1 hot classes only for a small method that code calls)"), ramp.status());
+        assertEquals(Collections.singletonList(Collections.singletonList("TracedClass")), jvm.calls);
+    }
+
+    /** skip with only hot classes: nothing follows the first tier, and the reply must still say they are left alone. */
+    @Test
+    void skipWithOnlyHotClassesCountsThemLeftAlone() {
+        AttachRamp ramp = new AttachRamp(null, selection, AttachHot.SKIP);
+        Set<String> compiled = new HashSet<>(COMPILED);
+        compiled.add(Shapes.WithDefault.class.getName()); // hot and offered, but an interface: not selected
+
+        ramp.compiled(compiled);
+        ramp.instrumentLoaded(new Recording(Shapes.Annotated.class, Shapes.Concrete.class, Shapes.WithDefault.class));
+
+        assertFalse(ramp.continuesAfterFirstTier());
+        assertEquals(2, ramp.hotClassesLeftAlone(), "the two classes the options select, not the interface offered");
+        AttachRamp defer = ramp(AttachHot.DEFER);
+        defer.instrumentLoaded(new Recording(Shapes.Annotated.class, Shapes.Concrete.class));
+        assertEquals(0, defer.hotClassesLeftAlone(), "defer retransforms them");
     }
 }

@@ -5,8 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,5 +75,41 @@ class CalledFromCompiledTest {
         assertTrue(CalledFromCompiled.invokedBy(Collections.<Class<?>>singletonList(int[].class)).isEmpty(), "no class file to read");
         assertFalse(CalledFromCompiled.calledFrom(int[].class, Collections.singletonMap(int[].class.getName(),
                 Collections.singleton("clone()Ljava/lang/Object;"))), "named by the hot code, but no class file to tell its size");
+    }
+
+    /** A class file with methods {@code m<N>()V} of exactly N bytes of bytecode each (N - 1 nops and a return). */
+    private static byte[] methodsOfLength(int... lengths) {
+        ClassWriter cw = new ClassWriter(0);
+        cw.visit(Opcodes.V1_8, Opcodes.ACC_PUBLIC, "sizes/Sized", null, "java/lang/Object", null);
+        for (int n : lengths) {
+            MethodVisitor mv = cw.visitMethod(Opcodes.ACC_STATIC, "m" + n, "()V", null, null);
+            mv.visitCode();
+            for (int i = 0; i < n - 1; i++) {
+                mv.visitInsn(Opcodes.NOP);
+            }
+            mv.visitInsn(Opcodes.RETURN);
+            mv.visitMaxs(0, 0);
+            mv.visitEnd();
+        }
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+
+    /** MaxInlineSize is inclusive: HotSpot inlines a callee of 35 bytes, not one of 36. */
+    @Test
+    void smallIsAtMostThirtyFiveBytes() {
+        Map<String, Integer> lengths = CalledFromCompiled.codeLengths(methodsOfLength(35, 36));
+        assertEquals(Integer.valueOf(35), lengths.get("m35()V"));
+        assertEquals(Integer.valueOf(36), lengths.get("m36()V"));
+        assertTrue(CalledFromCompiled.anySmall(lengths, Collections.singleton("m35()V")));
+        assertFalse(CalledFromCompiled.anySmall(lengths, Collections.singleton("m36()V")));
+        assertTrue(CalledFromCompiled.anySmall(lengths, new HashSet<>(java.util.Arrays.asList("m36()V", "m35()V"))));
+    }
+
+    @Test
+    void aClassFileThatCannotBeReadHasNoCodeLengths() {
+        byte[] cut = methodsOfLength(3);
+        assertTrue(CalledFromCompiled.codeLengths(java.util.Arrays.copyOf(cut, cut.length - 20)).isEmpty(), "cut off in its methods");
+        assertTrue(CalledFromCompiled.codeLengths(new byte[] {(byte) 0xCA, (byte) 0xFE}).isEmpty(), "not a class file");
     }
 }
