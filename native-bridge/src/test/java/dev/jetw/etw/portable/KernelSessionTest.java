@@ -188,9 +188,10 @@ class KernelSessionTest {
         KernelTests.require("KernelSessionTest.ringOverrunsAreCountedAsLostKernelEventsEverywhere");
         String name = TestSupport.uniqueName("overrun");
         Path file = dir.resolve("overrun.etl");
-        // A poller that reads every 3 s into 128 KiB rings, and two threads handing a token over as fast as they can:
-        // 60,000 hand-offs (each a switch out and a wake-up, far more than 128 KiB a CPU holds), not a fixed time, so a
-        // loaded machine that switches slowly still overruns the rings (1.5 s of it once made too few on a load of 6).
+        // A poller that reads every 3 s (never sooner: a test's slow poller takes no busy passes) into 128 KiB rings, and
+        // two threads handing a token over as fast as they can: 60,000 hand-offs (each a switch out and a wake-up, far
+        // more than 128 KiB a CPU holds), not a fixed time. A poller that hurried after a first pass that met the
+        // ping-pong kept up once (0 lost), and 1.5 s of ping-pong on a load of 6 once made too few switches.
         dev.jetw.etw.portable.linux.TracefsTestAccess.slowPoller(3000, 128);
         try {
             etw.startSession(SessionConfig.builder().sessionName(name).logFile(file).flushTimerSeconds(1)
