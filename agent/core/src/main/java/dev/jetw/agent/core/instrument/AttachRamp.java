@@ -208,16 +208,20 @@ public final class AttachRamp implements Runnable {
         List<List<Class<?>>> tiers = tiers(r);
         if (attachHot == AttachHot.NOW) {
             hotByCall(tiers); // they go with the first call: sorted before it
-        } else if (attachHot == AttachHot.SKIP) {
-            int selected = 0;
-            for (Class<?> c : tiers.get(RunningMethods.Tier.HOT.ordinal())) {
-                selected += r.accepts(c) ? 1 : 0; // offered is not selected: a narrow include offers classes it does not weave
-            }
-            hotLeftAlone = selected;
         }
         List<List<RunningMethods.Tier>> order = passOrder(attachHot);
         for (int p = 1; p < order.size(); p++) {
             laterPasses |= !classesOf(order.get(p), tiers).isEmpty();
+        }
+        if (attachHot == AttachHot.SKIP && !laterPasses) {
+            // Only the reply's "done" line reads it (with later passes the reply says the ramp goes on): offered is not
+            // selected (a narrow include offers classes it does not weave), and an annotation rule reads class files to
+            // tell, so this is asked only when few classes are offered.
+            int selected = 0;
+            for (Class<?> c : tiers.get(RunningMethods.Tier.HOT.ordinal())) {
+                selected += r.accepts(c) ? 1 : 0;
+            }
+            hotLeftAlone = selected;
         }
         try {
             for (int p = 0; p < order.size() && !stopped; p++) {
@@ -450,8 +454,9 @@ public final class AttachRamp implements Runnable {
     }
 
     /**
-     * With attachHot=skip, the hot classes (on a running stack or compiled) the options select and this attach leaves
-     * alone, counted before the first tier (the attach command's reply reads it after the first tier); otherwise 0.
+     * With attachHot=skip and nothing after the first tier, the hot classes (on a running stack or compiled) the options
+     * select and this attach leaves alone, counted before the first tier (the attach command's reply reads it after the
+     * first tier); otherwise 0.
      */
     public int hotClassesLeftAlone() {
         return hotLeftAlone;
