@@ -27,7 +27,9 @@ import java.util.UUID;
  * MethodExclusion (plain events, level 0: a method the agent stopped tracing while attached, and why)
  *   INFO       u32 methodId, u32 callsObserved, u32 longCalls, u64 shortNanos, UTF-16Z reason
  *              ("hot-short": callsObserved calls, at most longCalls of them lasting shortNanos or more;
- *              methodId 0 and reason "trivial: N methods of rule R not instrumented": a count, written at stop)
+ *              methodId 0 and reason "trivial: N methods of rule R not instrumented": a count, written at stop;
+ *              methodId 0 and reason "left alone at attach (attachHot=skip): CLASS (WHY)": a class an attach did not
+ *              instrument, written when its attach ramp is done)
  * </pre>
  *
  * <p>Then the JVM runtime event classes (option {@code jvm=}, issue 14), one per family plus GcPause,
@@ -101,6 +103,16 @@ public final class JetwSchema {
      * took at attach (docs/attach-ramp.md): written after the method's DC_START, counts 0; not carried by hot-methods lists.
      */
     public static final String EXCLUSION_RUNNING_AT_ATTACH = "running hot at attach";
+    /**
+     * MethodExclusion reason of the records the agent writes when an attach ramp with {@code attachHot=skip} is done, one per
+     * loaded class the options select that it left alone (docs/attach-ramp.md): methodId 0, counts 0, reason
+     * "left alone at attach (attachHot=skip): CLASS (WHY)", WHY one of {@link #LEFT_ALONE_WHY}. None of the class's methods
+     * is traced in that attach, so that a user looking for one in the trace learns why it is absent.
+     */
+    public static final String EXCLUSION_LEFT_ALONE_AT_ATTACH = "left alone at attach (attachHot=skip): ";
+    /** Why a class was hot at attach: on a thread's running stack, holding compiled code, or with a small method hot code calls. */
+    public static final List<String> LEFT_ALONE_WHY = Collections.unmodifiableList(Arrays.asList(
+            "on a running stack", "compiled", "a small method hot code calls"));
 
     public static final String PROVIDER_NAME = "jetw";
     /** The version of the Thread rundown the agent writes (1: with the OS thread id). */

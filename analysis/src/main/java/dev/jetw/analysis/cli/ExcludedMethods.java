@@ -14,18 +14,20 @@ final class ExcludedMethods {
 
     private final JetwNames names = new JetwNames();
     private final List<JetwEvent> exclusions = new ArrayList<>();
+    /** The records of classes an attach left alone: counted in one line, not one line each (hundreds on a library). */
+    private final ClassesLeftAlone leftAlone = new ClassesLeftAlone();
 
     void accept(EtlRecord r) {
         JetwEvent e = JetwEvent.decode(r);
         names.accept(r, e);
-        if (e != null && e.kind == JetwEvent.Kind.EXCLUSION) {
+        if (e != null && e.kind == JetwEvent.Kind.EXCLUSION && !leftAlone.accept(e)) {
             exclusions.add(e);
         }
     }
 
     /** "excluded methods:" and one line per exclusion; nothing when there is none. */
     void text(StringBuilder s) {
-        if (exclusions.isEmpty()) {
+        if (exclusions.isEmpty() && leftAlone.isEmpty()) {
             return;
         }
         s.append("excluded methods (hot-short, hot-fast: no events after this point; hot-threshold=T: only its calls of at least T"
@@ -37,9 +39,13 @@ final class ExcludedMethods {
                 s.append(String.format(Locale.ROOT, "  %s  %s\n", names.method(e.methodId), e.exclusionText()));
             }
         }
+        leftAlone.countLine(s, "  ");
     }
 
-    /** {@code "excludedMethods": [{methodId, method, reason, callsObserved, longCalls, shortNanos}, ...]}. */
+    /**
+     * {@code "excludedMethods": [{methodId, method, reason, callsObserved, longCalls, shortNanos}, ...]} and
+     * {@code "classesLeftAloneAtAttach": [{class, why}, ...]}.
+     */
     void json(JsonWriter w) {
         w.name("excludedMethods").beginArray();
         for (JetwEvent e : exclusions) {
@@ -53,5 +59,6 @@ final class ExcludedMethods {
             w.endObject();
         }
         w.endArray();
+        leftAlone.json(w);
     }
 }

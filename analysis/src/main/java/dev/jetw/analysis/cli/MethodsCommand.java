@@ -38,13 +38,14 @@ final class MethodsCommand {
                 TimeWindow window = o.window(reader.header().startTime());
                 CallStatistics stats = new CallStatistics((tid, start) -> o.threadMatches(tid) && window.contains(start));
                 JetwNames names = new JetwNames();
+                ClassesLeftAlone leftAlone = new ClassesLeftAlone();
                 TracingStarts starts = new TracingStarts(reader.header().startTime());
                 Progress progress = Progress.forCommand(err, o, "methods " + f);
                 for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
                     progress.record(reader, 1, 1);
                     JetwEvent e = JetwEvent.decode(r);
                     names.accept(r, e);
-                    if (e == null) {
+                    if (e == null || leftAlone.accept(e)) {
                         continue;
                     }
                     noteTracingStart(starts, r, e);
@@ -61,9 +62,9 @@ final class MethodsCommand {
                 list.sort(order(o.sort).thenComparingInt(MethodStats::methodId));
                 int top = o.top != null ? o.top : o.json ? Integer.MAX_VALUE : DEFAULT_TEXT_TOP;
                 if (o.json) {
-                    out.println(json(f, reader.header().loggerName(), stats, list, top, names, starts, window.from));
+                    out.println(json(f, reader.header().loggerName(), stats, list, top, names, starts, window.from, leftAlone));
                 } else {
-                    out.print(text(f, reader.header().loggerName(), stats, list, top, names, o, starts, window.from));
+                    out.print(text(f, reader.header().loggerName(), stats, list, top, names, o, starts, window.from, leftAlone));
                 }
             }));
         }
@@ -101,7 +102,8 @@ final class MethodsCommand {
     }
 
     private static String text(Path f, String session, CallStatistics stats, List<MethodStats> list, int top,
-                               JetwNames names, CommandOptions o, TracingStarts starts, long from) {
+                               JetwNames names, CommandOptions o, TracingStarts starts, long from,
+                               ClassesLeftAlone leftAlone) {
         StringBuilder s = new StringBuilder();
         s.append("== ").append(f).append(" (session ").append(session).append("): ").append(stats.calls())
                 .append(" finished calls of ").append(list.size()).append(" methods");
@@ -135,8 +137,12 @@ final class MethodsCommand {
                 s.append("traced from +T s: the method's tracing began T s after the session start (its class was"
                         + " instrumented then: by the attach ramp, or when it loaded); its calls before are not in the"
                         + " trace. After an attach, the classes the application was running then are not in it at all,"
-                        + " unless attached with attachHot=defer or now\n");
+                        + " unless attached with attachHot=defer or now" + (leftAlone.isEmpty() ? "" : " (listed below)") + "\n");
             }
+        }
+        if (!leftAlone.isEmpty()) {
+            leftAlone.countLine(s, "");
+            leftAlone.list(s);
         }
         if (stats.halfSeen() > 0) {
             s.append("not counted: ").append(stats.halfSeen())
@@ -146,7 +152,7 @@ final class MethodsCommand {
     }
 
     private static String json(Path f, String session, CallStatistics stats, List<MethodStats> list, int top,
-                               JetwNames names, TracingStarts starts, long from) {
+                               JetwNames names, TracingStarts starts, long from, ClassesLeftAlone leftAlone) {
         JsonWriter w = new JsonWriter().beginObject();
         w.name("file").value(f.toString()).name("session").value(session);
         w.name("calls").value(stats.calls()).name("halfSeenCalls").value(stats.halfSeen());
@@ -166,7 +172,9 @@ final class MethodsCommand {
                     .name("tracedLate").value(starts.beganLate(m.methodId(), from) != TracingStarts.UNKNOWN)
                     .endObject();
         }
-        w.endArray().endObject();
+        w.endArray();
+        leftAlone.json(w);
+        w.endObject();
         return w.toString();
     }
 }

@@ -180,7 +180,7 @@ final class Agent {
         instrumenter = i;
         ClassFileTransformer loads = null;
         if (ramped) {
-            ramp = new AttachRamp(i, selection, options.attachHot);
+            ramp = new AttachRamp(i, selection, options.attachHot, writer::writeClassesLeftAlone);
             ramp.start();
         } else if (routedLoads == null) {
             i.install();

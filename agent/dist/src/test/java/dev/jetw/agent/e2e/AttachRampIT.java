@@ -61,13 +61,14 @@ class AttachRampIT {
         Ramped r = attach(null);
         assertTrue(r.reply.contains("(hot classes: attachHot=skip, not traced in this attach; attachHot=defer traces them too); follow it"
                 + " with: java -jar jetw-agent.jar status " + r.pid), r.reply);
-        r.assertDone(3, "skip", "not retransformed in this attach \\(their methods are not traced; to trace them too: attachHot=defer,"
+        r.assertDone(3, "skip", "3 selected, not retransformed in this attach \\(their methods are not traced; to trace them too: attachHot=defer,"
                 + " or -javaagent at start-up\\); 0", List.of("Waiter", "ColdA", "ColdB"), "the hot classes are neither named nor traced");
         assertEquals(2, r.redefinitions("ColdA"), "a class the ramp instrumented is retransformed at attach and restored at detach:\n" + r.redefined);
         for (String hot : List.of("Spinner", "Middle", "Outer")) {
             // Byte Buddy's own reset retransformed every class its matcher accepts, and so threw their compiled code away.
             assertEquals(0, r.redefinitions(hot), hot + " is left alone by the attach and by the detach:\n" + String.join("\n", r.redefined));
         }
+        r.assertClassesLeftAloneNamed("Middle", "Outer", "Spinner");
     }
 
     /**
@@ -89,7 +90,7 @@ class AttachRampIT {
                     + " attach (attachHot=skip); attachHot=defer traces them too"), attached.toString());
             String status = ChildJvm.awaitRampDone(pid);
             assertTrue(status.contains("(of 7 loaded classes offered: 2 seen only waiting in a stack, 2 not seen, 3 hot: on a running stack"
-                    + " or compiled); hot classes (attachHot=skip): not retransformed in this attach"), status);
+                    + " or compiled); hot classes (attachHot=skip): 1 selected, not retransformed in this attach"), status);
             assertEquals(0, ChildJvm.tool("detach", pid).exit());
             target.send("exit");
             assertEquals(0, target.waitForExit(), target.toString());
@@ -177,6 +178,29 @@ class AttachRampIT {
                     + "2 seen only waiting in a stack, 2 not seen, 3 hot: on a running stack or compiled\\); hot classes \\(attachHot=" + attachHot
                     + "\\): " + hotPartAndLeftOut + " methods left out as running hot .*"), status);
             assertEquals(order, this.order, why + "; each tier by name");
+        }
+
+        /**
+         * The trace names the classes skip left alone, each with why it was hot: `etl methods` lists them, `etl summary`
+         * counts them, both JSON forms carry them.
+         */
+        void assertClassesLeftAloneNamed(String... simpleNames) throws Exception {
+            ChildJvm.Result methods = ChildJvm.tool("etl", "methods", etl.toString());
+            assertEquals(0, methods.exit(), methods.toString());
+            String why = String.join("|", JetwSchema.LEFT_ALONE_WHY);
+            List<String> listed = methods.stdout().lines().filter(l -> l.matches("  " + java.util.regex.Pattern.quote(PACKAGE) + "\\w+  \\((" + why + ")\\)"))
+                    .map(l -> l.trim().split(" ")[0].substring(PACKAGE.length())).toList();
+            assertEquals(List.of(simpleNames), listed, methods.stdout());
+            String count = JetwSchema.EXCLUSION_LEFT_ALONE_AT_ATTACH + simpleNames.length + " classes, not traced in that attach (";
+            assertTrue(methods.stdout().contains(count), methods.stdout());
+            ChildJvm.Result summary = ChildJvm.tool("etl", "summary", etl.toString());
+            assertTrue(summary.stdout().contains("  " + count), summary.toString());
+            for (String command : List.of("methods", "summary")) {
+                ChildJvm.Result json = ChildJvm.tool("etl", command, "--json", etl.toString());
+                assertEquals(0, json.exit(), json.toString());
+                assertTrue(json.stdout().contains("\"classesLeftAloneAtAttach\":[{\"class\":\"" + PACKAGE + simpleNames[0] + "\",\"why\":\""),
+                        command + ": " + json.stdout());
+            }
         }
 
         /** The four methods running hot have no call and the trace says why (MethodExclusion, in etl summary). */

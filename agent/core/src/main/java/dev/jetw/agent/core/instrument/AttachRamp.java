@@ -9,9 +9,12 @@ import dev.jetw.etl.JetwSchema;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 /**
  * Instrumenting a running application without stalling it (docs/attach-ramp.md). At attach, on its own thread:
@@ -52,6 +55,7 @@ public final class AttachRamp implements Runnable {
     private final Instrumenter instrumenter;
     private final Selection selection;
     private final AttachHot attachHot;
+    private final Consumer<Map<String, String>> classesLeftAlone;
     private final RunningMethods running = new RunningMethods();
     /** Hot methods left out, as CLASS.METHOD(DESCRIPTOR) (a retransformation asks again). */
     private final Set<String> leftOut = ConcurrentHashMap.newKeySet();
@@ -79,9 +83,20 @@ public final class AttachRamp implements Runnable {
     private Thread thread;
 
     public AttachRamp(Instrumenter instrumenter, Selection selection, AttachHot attachHot) {
+        this(instrumenter, selection, attachHot, leftAlone -> { });
+    }
+
+    /**
+     * {@code classesLeftAlone}: with attachHot=skip, given once when the ramp is done (not after a detach) the hot classes
+     * the options select that it left alone, by name in name order, each with why it was hot (JetwSchema.LEFT_ALONE_WHY):
+     * the agent writes them into the trace.
+     */
+    public AttachRamp(Instrumenter instrumenter, Selection selection, AttachHot attachHot,
+                      Consumer<Map<String, String>> classesLeftAlone) {
         this.instrumenter = instrumenter;
         this.selection = selection;
         this.attachHot = attachHot;
+        this.classesLeftAlone = classesLeftAlone;
     }
 
     /**
@@ -213,15 +228,12 @@ public final class AttachRamp implements Runnable {
         for (int p = 1; p < order.size(); p++) {
             laterPasses |= !classesOf(order.get(p), tiers).isEmpty();
         }
+        Map<String, String> leftAlone = null;
         if (attachHot == AttachHot.SKIP && !laterPasses) {
-            // Only the reply's "done" line reads it (with later passes the reply says the ramp goes on): offered is not
-            // selected (a narrow include offers classes it does not weave), and an annotation rule reads class files to
-            // tell, so this is asked only when few classes are offered.
-            int selected = 0;
-            for (Class<?> c : tiers.get(RunningMethods.Tier.HOT.ordinal())) {
-                selected += r.accepts(c) ? 1 : 0;
-            }
-            hotLeftAlone = selected;
+            // The reply's "done" line reads the count (with later passes the reply says the ramp goes on). Nothing moves to
+            // the hot tier after this: the called-small rule moves classes not seen, and there are none.
+            leftAlone = leftAlone(r, tiers);
+            hotLeftAlone = leftAlone.size();
         }
         try {
             for (int p = 0; p < order.size() && !stopped; p++) {
@@ -254,9 +266,35 @@ public final class AttachRamp implements Runnable {
                     firstTier.countDown();
                 }
             }
+            if (attachHot == AttachHot.SKIP && !stopped) {
+                if (leftAlone == null) {
+                    leftAlone = leftAlone(r, tiers);
+                    hotLeftAlone = leftAlone.size();
+                }
+                try {
+                    classesLeftAlone.accept(leftAlone);
+                } catch (RuntimeException | LinkageError e) {
+                    Dispatcher.failed(e); // the trace lacks the list; the ramp itself is done
+                }
+            }
         } finally {
             firstTier.countDown();
         }
+    }
+
+    /**
+     * The hot classes the options select (offered is not selected: a narrow include offers classes it does not weave), by
+     * name: a class of that name in two loaders is one class of the trace. An annotation rule reads class files to tell.
+     */
+    private Map<String, String> leftAlone(Retransformation r, List<List<Class<?>>> tiers) {
+        Map<String, String> left = new TreeMap<>();
+        for (Class<?> c : tiers.get(RunningMethods.Tier.HOT.ordinal())) {
+            String name = c.getName();
+            if (!left.containsKey(name) && r.accepts(c)) {
+                left.put(name, running.hotReason(name));
+            }
+        }
+        return left;
     }
 
     /** The loaded classes the options do not reject by name, per tier, counted, each in class-name order. */
@@ -436,7 +474,7 @@ public final class AttachRamp implements Runnable {
             case NOW:
                 return tierDone[h] + " retransformed with the first tier";
             case SKIP:
-                return "not retransformed in this attach (their methods are not traced; to trace them too: attachHot=defer, or -javaagent"
+                return (hotLeftAlone == 0 ? "" : hotLeftAlone + " selected, ") + "not retransformed in this attach (their methods are not traced; to trace them too: attachHot=defer, or -javaagent"
                         + " at start-up)";
             default:
                 boolean started = tierMatched[h] > 0;
@@ -454,9 +492,9 @@ public final class AttachRamp implements Runnable {
     }
 
     /**
-     * With attachHot=skip and nothing after the first tier, the hot classes (on a running stack or compiled) the options
-     * select and this attach leaves alone, counted before the first tier (the attach command's reply reads it after the
-     * first tier); otherwise 0.
+     * With attachHot=skip, the hot classes (on a running stack or compiled) the options select and this attach leaves
+     * alone: with nothing after the first tier counted before it (the attach command's reply reads it after the first
+     * tier), else when the ramp is done; otherwise 0.
      */
     public int hotClassesLeftAlone() {
         return hotLeftAlone;

@@ -92,6 +92,18 @@ public final class RunningMethods {
         return t == null ? Tier.NOT_SEEN : t;
     }
 
+    /**
+     * Why a hot class is hot, as the trace's record of a class attachHot=skip left alone says it (JetwSchema.LEFT_ALONE_WHY):
+     * on a running stack first (the most direct evidence), then compiled, then called small by hot code.
+     */
+    String hotReason(String className) {
+        java.util.List<String> why = dev.jetw.etl.JetwSchema.LEFT_ALONE_WHY;
+        if (tiers.get(className) == Tier.HOT) {
+            return why.get(0);
+        }
+        return compiled.contains(className) ? why.get(1) : why.get(2);
+    }
+
     /** True when a class holds a method compiled by the JIT at attach. */
     boolean isCompiled(String className) {
         return compiled.contains(className);

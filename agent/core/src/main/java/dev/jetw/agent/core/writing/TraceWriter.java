@@ -282,6 +282,24 @@ public final class TraceWriter implements CallHandler {
     }
 
     /**
+     * When an attach ramp with attachHot=skip is done: per class it left alone (by name, with why it was hot), one
+     * MethodExclusion naming no method (id 0), so that the trace says which classes' methods this attach does not trace.
+     */
+    public void writeClassesLeftAlone(java.util.Map<String, String> whyByClass) {
+        ThreadContext c = acquire();
+        if (c == null) {
+            return;
+        }
+        try {
+            for (java.util.Map.Entry<String, String> e : whyByClass.entrySet()) {
+                writeExclusionRecord(c, 0, 0, 0, 0L, JetwSchema.EXCLUSION_LEFT_ALONE_AT_ATTACH + e.getKey() + " (" + e.getValue() + ")");
+            }
+        } finally {
+            release(c);
+        }
+    }
+
+    /**
      * A MethodExclusion record (level 0: kept by any enabled session): the method, the calls observed,
      * how many of them lasted {@code longNanos} or more, and the reason.
      */

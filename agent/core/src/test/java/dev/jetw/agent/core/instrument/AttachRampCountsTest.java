@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -323,5 +325,82 @@ class AttachRampCountsTest {
         AttachRamp defer = ramp(AttachHot.DEFER);
         defer.instrumentLoaded(new Recording(Shapes.Annotated.class, Shapes.Concrete.class));
         assertEquals(0, defer.hotClassesLeftAlone(), "defer retransforms them");
+    }
+    /**
+     * The trace names what skip left alone (docs/attach-ramp.md): once the ramp is done, the hot classes the options select,
+     * by name in name order, each with why it was hot; the status counts them.
+     */
+    @Test
+    void skipNamesTheClassesItLeftAloneWithWhyOnceDone() {
+        List<Map<String, String>> given = new ArrayList<>();
+        AttachRamp ramp = new AttachRamp(null, selection, AttachHot.SKIP, given::add);
+        ramp.compiled(COMPILED);
+        Set<String> compiledInterface = new HashSet<>(COMPILED);
+        compiledInterface.add(Shapes.WithDefault.class.getName()); // hot but an interface: not selected, not named
+        ramp.compiled(compiledInterface);
+
+        ramp.instrumentLoaded(new Recording(Shapes.Plain.class, Shapes.TracedClass.class, Shapes.Annotated.class,
+                Shapes.Concrete.class, Shapes.WithDefault.class));
+
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put(Shapes.Annotated.class.getName(), "compiled");
+        expected.put(Shapes.Concrete.class.getName(), "compiled");
+        expected.put(Shapes.Plain.class.getName(), "a small method hot code calls");
+        assertEquals(Collections.singletonList(expected), given);
+        assertEquals(new ArrayList<>(expected.keySet()), new ArrayList<>(given.get(0).keySet()), "in name order");
+        assertEquals(3, ramp.hotClassesLeftAlone());
+        assertTrue(ramp.status().contains("hot classes (attachHot=skip): 3 selected, not retransformed in this attach"), ramp.status());
+    }
+
+    /** Nothing is named when the hot classes are retransformed (defer, now) or a detach stopped the ramp. */
+    @Test
+    void onlyACompletedSkipNamesClassesLeftAlone() {
+        for (AttachHot hot : AttachHot.values()) {
+            List<Map<String, String>> given = new ArrayList<>();
+            AttachRamp ramp = new AttachRamp(null, selection, hot, given::add);
+            ramp.compiled(COMPILED);
+            ramp.instrumentLoaded(new Recording(Shapes.TracedClass.class, Shapes.Concrete.class));
+            assertEquals(hot == AttachHot.SKIP ? 1 : 0, given.size(), hot.value());
+
+            List<Map<String, String>> afterDetach = new ArrayList<>();
+            AttachRamp stopped = new AttachRamp(null, selection, hot, afterDetach::add);
+            stopped.compiled(COMPILED);
+            Recording jvm = new Recording(Shapes.TracedClass.class, Shapes.Plain.class, Shapes.Concrete.class);
+            jvm.afterCall = stopped::stop;
+            stopped.instrumentLoaded(jvm);
+            assertEquals(Collections.emptyList(), afterDetach, hot.value() + ": a detach restores what the ramp did");
+        }
+    }
+
+    /** A list the writer cannot take leaves the ramp done, the error counted (status' internal errors). */
+    @Test
+    void aFailingListOfClassesLeftAloneDoesNotFailTheRamp() {
+        long before = Dispatcher.internalErrors();
+        AttachRamp ramp = new AttachRamp(null, selection, AttachHot.SKIP, left -> {
+            throw new IllegalStateException("no buffer");
+        });
+        ramp.compiled(COMPILED);
+        Recording jvm = new Recording(Shapes.TracedClass.class, Shapes.Concrete.class);
+
+        ramp.instrumentLoaded(jvm);
+
+        assertEquals(Collections.singletonList(Collections.singletonList("TracedClass")), jvm.calls);
+        assertEquals(before + 1, Dispatcher.internalErrors());
+        assertTrue(Dispatcher.lastError() instanceof IllegalStateException);
+    }
+
+    /** Why a class was hot, in the trace's words: a running stack before compiled code before a small method called. */
+    @Test
+    void theReasonOfAHotClassPrefersTheRunningStack() {
+        RunningMethods running = new RunningMethods();
+        Map<Thread, StackTraceElement[]> stacks = Collections.singletonMap(Thread.currentThread(), new StackTraceElement[] {
+                new StackTraceElement(Shapes.Plain.class.getName(), "describe", "Shapes.java", 1)});
+        running.sample(stacks, selection);
+        running.compiled(new HashSet<>(Arrays.asList(Shapes.Plain.class.getName(), Shapes.Concrete.class.getName())));
+        running.calledFromCompiled(Shapes.Annotated.class.getName());
+
+        assertEquals("on a running stack", running.hotReason(Shapes.Plain.class.getName()));
+        assertEquals("compiled", running.hotReason(Shapes.Concrete.class.getName()));
+        assertEquals("a small method hot code calls", running.hotReason(Shapes.Annotated.class.getName()));
     }
 }
