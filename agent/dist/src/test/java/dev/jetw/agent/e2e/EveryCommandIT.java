@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.acme.app.AttachTargetApp;
 import com.acme.app.HandoffApp;
 import com.acme.app.HotGetterApp;
+import com.acme.app.RampTargetApp;
 import dev.jetw.analysis.cli.EtlTool;
+import dev.jetw.etl.JetwSchema;
 import dev.jetw.etw.portable.linux.KernelTests;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -30,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every {@code jetw etl} command, in its text and its {@code --json} form, on every kind of trace a user
  * has: a trace written with the agent's default options (adaptive exclusion, JVM runtime events), one
- * with cross-thread hand-offs, an attach trace, a buffering-mode dump, a merged jetw + Linux kernel trace
+ * with cross-thread hand-offs, an attach trace, one whose attach left hot classes alone, a buffering-mode dump, a merged jetw + Linux kernel trace
  * (the portable backend's kernel=, as root with tracefs), one with CPU samples and hard faults (perf events, Java
  * 22+), and every Windows-written sample.
  * Each run must end with a documented exit status and must not die of an exception. A new command or
@@ -99,6 +101,24 @@ class EveryCommandIT {
             assertEquals(0, ChildJvm.tool("detach", pid).exit());
             traces.put("attach, buffering mode (ring)", ring);
             traces.put("dump of a buffering session", dump);
+        }
+
+        // attachHot=skip (the default) with classes running hot: the trace names the classes it left alone.
+        try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading"), ChildJvm.appClassPath(), RampTargetApp.class)) {
+            target.awaitStdout(l -> l.startsWith("ready 4 "), "ready");
+            String pid = Long.toString(target.pid());
+            Path skipped = temp.resolve("left-alone.etl");
+            assertEquals(0, ChildJvm.tool("attach", pid, "include=" + AttachRampIT.PACKAGE + "**", "file=" + skipped).exit());
+            ChildJvm.awaitRampDone(pid);
+            int from = target.stdoutLineCount();
+            target.send("cold");
+            target.awaitStdout(from, "cold 6"::equals, "cold 6");
+            assertEquals(0, ChildJvm.tool("detach", pid).exit());
+            target.send("exit");
+            assertEquals(0, target.waitForExit(), target.toString());
+            assertTrue(ChildJvm.tool("etl", "summary", skipped.toString()).stdout().contains(JetwSchema.EXCLUSION_LEFT_ALONE_AT_ATTACH + "3 classes"),
+                    "the row holds the records of the classes left alone");
+            traces.put("attach, hot classes left alone (attachHot=skip)", skipped);
         }
 
         // Null where the machine cannot collect kernel events: the rows then skip with the reason (KernelTests).
