@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.acme.app.CpuHoldersApp;
 import com.acme.app.KernelFileApp;
 import com.acme.app.KernelProfileApp;
 import com.acme.app.KernelWhyApp;
@@ -200,6 +201,70 @@ class KernelWhyIT {
         System.out.printf(Locale.ROOT, "KernelWhyIT clock: START -> switch out %.1f us, wake-up -> END %.1f us"
                 + " (tolerance %d ticks of 100 ns)%n", (out - start.timestamp()) / 10.0, (end.timestamp() - in) / 10.0,
                 CLOCK_TOLERANCE_TICKS);
+    }
+
+    /**
+     * kernel=process,thread,cswitch with two busy shell loops per CPU started by the test: the spinning calls wait
+     * for a CPU, and why's "CPUs while ready" names the loops' process ("sh", by the collector's names of the other
+     * processes' threads met in a switch) among those that held the CPUs, with its time; the holders' time, idle and
+     * the unrecorded and unknown time add up to ready time x CPUs (JSON, 4 decimals). The loops are ended whatever
+     * happens.
+     */
+    @Test
+    void whoHeldTheCpusWhileACallWasReadyNamesTheOtherProcess() throws Exception {
+        KernelTests.require("KernelWhyIT.whoHeldTheCpusWhileACallWasReadyNamesTheOtherProcess");
+        List<Process> loops = new ArrayList<>();
+        Path etl = temp.resolve("cpu-holders.etl");
+        try {
+            for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors(); i++) {
+                loops.add(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
+            }
+            Thread.sleep(200); // the loops are on the CPUs before the JVM starts
+            runTracedApp(CpuHoldersApp.class, "process,thread,cswitch", etl);
+        } finally {
+            for (Process p : loops) {
+                p.destroyForcibly();
+            }
+            for (Process p : loops) {
+                p.waitFor();
+            }
+        }
+        String text = run("why", etl.toString());
+        String json = run("why", "--json", etl.toString());
+        List<Call> calls = calls(text, CpuHoldersApp.class.getName());
+        assertEquals(3, calls.size(), text);
+        String row = null;
+        for (String l : text.split("\n")) {
+            if (l.startsWith("  CPUs while ready")) {
+                row = row == null ? l : row;
+            }
+        }
+        System.out.println("KernelWhyIT CPUs while ready: " + row);
+        assertNotNull(row, "the calls waited for a CPU behind the loops: " + text);
+        Matcher sh = Pattern.compile("\\{\"processId\":(\\d+),\"name\":\"sh\",\"threads\":(\\d+),\"ms\":([0-9.]+)").matcher(json);
+        double shMs = 0;
+        while (sh.find()) {
+            shMs += Double.parseDouble(sh.group(3));
+        }
+        System.out.printf(Locale.ROOT, "KernelWhyIT CPUs while ready: the loops (\"sh\") held %.1f ms in all over the 3 calls%n", shMs);
+        assertTrue(shMs > 0, "the loops' process is named and held CPUs while the calls were ready: " + json);
+        Matcher block = Pattern.compile("\"cpusWhileReady\":\\{\"readyMs\":([0-9.]+),\"cpus\":\\[([0-9,]*)\\],\"cpuMs\":([0-9.]+),"
+                + "\"threads\":\\[(.*?)\\],\"moreThreads\":\\d+,\"moreThreadsMs\":([0-9.]+),\"idleMs\":([0-9.]+),"
+                + "\"unknownMs\":\\{\"beforeFirstSwitch\":([0-9.]+),\"notRecorded\":([0-9.]+)\\}").matcher(json);
+        int blocks = 0;
+        while (block.find()) {
+            blocks++;
+            double sum = Double.parseDouble(block.group(5)) + Double.parseDouble(block.group(6))
+                    + Double.parseDouble(block.group(7)) + Double.parseDouble(block.group(8));
+            Matcher ms = Pattern.compile("\"ms\":([0-9.]+)").matcher(block.group(4));
+            while (ms.find()) {
+                sum += Double.parseDouble(ms.group(1));
+            }
+            double cpuMs = Double.parseDouble(block.group(3));
+            assertEquals(Double.parseDouble(block.group(1)) * block.group(2).split(",").length, cpuMs, 0.001, json);
+            assertEquals(cpuMs, sum, 0.0001 * 14, "threads + idle + not recorded + unknown = ready x CPUs: " + json);
+        }
+        assertTrue(blocks >= 1, json);
     }
 
     /**

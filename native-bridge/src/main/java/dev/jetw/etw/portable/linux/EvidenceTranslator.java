@@ -61,6 +61,8 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
     private final Set<Integer> namedOtherProcesses = new HashSet<Integer>();
     /** The process of another process's thread, -1 when gone (ProcFs; a test replaying another machine's capture replaces it). */
     java.util.function.IntUnaryOperator threadGroupOf = ProcFs::threadGroup;
+    /** A thread of the traced process's name (comm), or null (ProcFs; replaced in tests replaying a capture). */
+    java.util.function.IntFunction<String> ownThreadName;
 
     // Block poller's side.
     private final ByteBuffer diskScratch = ByteBuffer.allocate(KernelPayloads.MAX_FIXED).order(ByteOrder.LITTLE_ENDIAN);
@@ -83,6 +85,7 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
         this.out = out;
         this.disks = disks;
         this.matcher = new BlockIoMatcher(this, bioQueueStarts);
+        this.ownThreadName = tid -> ProcFs.threadName(pid, tid);
     }
 
     /** Takes sched_wakeup as the ReadyThread source: the kernel has no sched_waking. */
@@ -112,6 +115,13 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
                 follow(tid, pid, false);
                 if (plan.thread) {
                     threadRecord(KernelPayloads.DC_START, 0, nanoTime, tid, pid, tid);
+                }
+                // The JVM's own threads by name (GC, JIT: jetw's rundown names only Java threads), for why's CPU holders.
+                String name = plan.cswitch ? ownThreadName.apply(tid) : null;
+                if (name != null) {
+                    byte[] n = KernelPayloads.setName(pid, tid, name);
+                    write(0, nanoTime, false, KernelPayloads.CSWITCH_VERSION, KernelPayloads.GROUP_THREAD,
+                            KernelPayloads.SET_NAME, tid, pid, ByteBuffer.wrap(n), n.length);
                 }
             }
         });

@@ -116,9 +116,10 @@ class EvidenceTranslatorTest {
     void theCaptureReplayedWithPython3AsTheTracedProcess() throws Exception {
         Recording out = new Recording();
         EvidenceTranslator t = new EvidenceTranslator(all(), 20338, out, noDisks(), false);
+        t.threadGroupOf = tid -> -1; // the capture's threads are not this machine's: no /proc lookup
+        t.ownThreadName = tid -> null;
         t.rundown(Collections.singletonList(20338), 1L, 1, "python3", "python3 cap.py");
         t.applyHandedOver();
-        t.threadGroupOf = tid -> -1; // the capture's other threads are not this machine's: no /proc lookup
         TracepointDecoder decoder = new TracepointDecoder(t);
         for (String f : new String[] {"sched.sched_switch", "sched.sched_waking", "sched.sched_wakeup_new",
                 "task.task_newtask", "sched.sched_process_exit", "block.block_io_start", "block.block_rq_complete"}) {
@@ -268,7 +269,8 @@ class EvidenceTranslatorTest {
     }
 
     /**
-     * A thread of another process met in a switch is named once (Thread/SetName with the switch's comm and its
+     * The rundown names the traced JVM's threads by their comm (Thread/SetName); a thread of another process met in a
+     * switch is named once (Thread/SetName with the switch's comm and its
      * process from /proc), and its process gets a Process/DCStart once; a traced thread and the idle task are not
      * asked for. This test's own JVM stands in for the other process (/proc knows it); a tid beyond any pid_max has
      * no process.
@@ -277,8 +279,15 @@ class EvidenceTranslatorTest {
     void threadsOfOtherProcessesAreNamedOnceWithTheirProcess() throws Exception {
         Recording out = new Recording();
         EvidenceTranslator t = new EvidenceTranslator(all(), 100, out, noDisks(), false);
-        t.rundown(Collections.singletonList(100), 5L, 1, "java", "");
+        t.ownThreadName = tid -> tid == 100 ? "C2 CompilerThre" : null;
+        t.rundown(java.util.Arrays.asList(100, 101), 5L, 1, "java", "");
         t.applyHandedOver();
+        List<Rec> own = out.of(0x05, 72);
+        assertEquals(1, own.size(), "the rundown names the JVM's own threads it can (GC, JIT): 100, not 101");
+        assertEquals(100, own.get(0).payload.getInt(4));
+        assertEquals(100, own.get(0).payload.getInt(0));
+        assertEquals("C2 CompilerThre", utf16z(own.get(0).payload, 8));
+        out.records.clear();
         int self = ProcFs.selfPid();
         assertTrue(t.wantsName(self));
         assertFalse(t.wantsName(100), "a traced thread: named by the rundown");
