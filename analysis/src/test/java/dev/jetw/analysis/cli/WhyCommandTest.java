@@ -243,6 +243,9 @@ class WhyCommandTest {
         assertTrue(out.contains("  on CPU                                           12.000    60.0%  thread state, kernel tid 5000\n"), out);
         assertTrue(out.contains("  waiting: UserRequest                              4.000    20.0%"), out);
         assertTrue(out.contains("  disk I/O issued by the thread                     3.000    15.0%  1 request, 4096 bytes\n"), out);
+        assertTrue(out.contains("  CPUs while ready (% of the ready time)                -        -  2 CPUs x 2.000 ms: thread"
+                + " (tid 7000) 2.000 ms 100.0%, idle 1.000 ms 50.0%, unknown 1.000 ms 50.0%; by process: unknown processes"
+                + " 2.000 ms 100.0%\n"), out);
         assertTrue(out.contains("  JvmGcPause                                        1.000     5.0%  1 event, stops every thread\n"), out);
         assertTrue(out.contains("  file I/O by the thread                            1.700     8.5%  2 reads 16484 bytes, 1 flush; most"
                 + " waited on \\Device\\HarddiskVolume2\\shop\\db.mv (1.500 ms, 2 operations)\n"), out);

@@ -282,7 +282,8 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
 
     @Override
     public void taskRename(int cpu, long ts, int tid, String oldComm, String newComm) {
-        // Not written: the reader decodes no Thread/SetName; jetw's own Thread rundown names the Java threads.
+        // Not written: the rundown's Thread/SetName names the JVM's threads as they were at start, jetw's own Thread
+        // rundown names the Java threads; a later rename is not followed.
     }
 
     @Override
