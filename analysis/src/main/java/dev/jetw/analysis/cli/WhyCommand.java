@@ -352,8 +352,9 @@ final class WhyCommand {
 
     /**
      * "2 CPUs x 2.000 ms: thread "hog" (tid 7001, pid 7000 "sh") 1.500 ms 75.0%, idle 0.500 ms 25.0%, 2 more
-     * threads 0.800 ms 40.0%, switches not recorded 0.100 ms 5.0%, unknown 0.100 ms 5.0%; by process: "sh" (pid 7000) 2.300 ms 115.0%, ...": who held
-     * the CPUs while the thread was ready, each as a share of the ready time (they add up to CPUs x 100%).
+     * threads 0.800 ms 40.0%, switches not recorded 0.100 ms 5.0%, unknown 0.100 ms 5.0%; by process: "sh"
+     * (pid 7000) 2.300 ms 115.0%, ...": who held the CPUs while the thread was ready, each as a share of the ready
+     * time (they add up to CPUs x 100%).
      */
     static String readyCpusDetail(ReadyCpus r, Scan scan) {
         StringBuilder d = new StringBuilder().append(r.cpus.size()).append(r.cpus.size() == 1 ? " CPU x " : " CPUs x ")
