@@ -8,6 +8,9 @@ public final class EtlFormat {
 
     // WMI_BUFFER_HEADER (0x48 on x86 and x64).
     public static final int BUFFER_HEADER_SIZE = 0x48;
+    /** LogFileMode EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING: one set of buffers for every CPU (evntrace.h). */
+    public static final int NO_PER_PROCESSOR_BUFFERING = 0x10000000;
+
     public static final int BH_BUFFER_SIZE = 0x00;
     public static final int BH_SAVED_OFFSET = 0x04;
     public static final int BH_CURRENT_OFFSET = 0x08;

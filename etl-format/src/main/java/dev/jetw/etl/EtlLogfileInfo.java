@@ -168,6 +168,15 @@ public final class EtlLogfileInfo {
         return logFileMode;
     }
 
+    /**
+     * Whether each buffer holds the records of one CPU (LogFileMode without
+     * EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING): then a record's {@link EtlRecord#processor()} is the CPU it was
+     * logged on.
+     */
+    public boolean buffersPerProcessor() {
+        return (logFileMode & EtlFormat.NO_PER_PROCESSOR_BUFFERING) == 0;
+    }
+
     public int buffersWritten() {
         return buffersWritten;
     }

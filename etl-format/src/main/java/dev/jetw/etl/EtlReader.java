@@ -245,7 +245,7 @@ public final class EtlReader implements Closeable {
         }
         if (bad == null) {
             List<EtlRecord> out = new ArrayList<>();
-            String damage = parser.parseBuffer(buffer, used, info.fileOffset(), info.fileIndex(), out);
+            String damage = parser.parseBuffer(buffer, used, info.fileOffset(), info.fileIndex(), info.processorIndex(), out);
             consistency.checkRecords(info, out);
             pending.addAll(out);
             if (damage == null) {

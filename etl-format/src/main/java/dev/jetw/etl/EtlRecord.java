@@ -25,6 +25,7 @@ public final class EtlRecord {
     int size;
     long fileOffset;
     int bufferIndex;
+    int processor;
     int group = -1;
     int type;
     int level;
@@ -76,6 +77,24 @@ public final class EtlRecord {
     /** Index in the file of the buffer that holds the record. */
     public int bufferIndex() {
         return bufferIndex;
+    }
+
+    /**
+     * The processor of the record: its buffer's ClientContext.ProcessorIndex (WMI_BUFFER_HEADER 0x28), which
+     * a consumer of ETW gets as EVENT_RECORD.BufferContext.ProcessorIndex. ETW keeps a buffer per CPU and
+     * a record goes to the buffer of the CPU it was logged on, so for a kernel record this is the CPU the
+     * event happened on (a Thread/CSwitch carries no CPU in its payload: this is the CPU that switched).
+     * Below the logfile header's NumberOfProcessors in every file the reader accepts as written by Windows.
+     *
+     * <p>Where buffers are not per CPU the value names no CPU: a session in
+     * EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING mode (LogFileMode 0x10000000) shares its buffers across CPUs
+     * (see {@link EtlLogfileInfo#logFileMode()}); the header buffer of every file says 0; the portable
+     * backend's buffers of jetw's own events say 0 (its kernel records are in per-CPU buffers, as ETW's).
+     * None of the Windows-written samples is in that mode: their buffers name several CPUs each
+     * (etl-samples/README.md).
+     */
+    public int processor() {
+        return processor;
     }
 
     /** Event group of a SYSTEM, COMPACT or PERFINFO record (the HookId's high byte); -1 otherwise. */

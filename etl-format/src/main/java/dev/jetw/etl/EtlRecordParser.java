@@ -43,10 +43,10 @@ final class EtlRecordParser {
 
     /**
      * Parses the records in [{@link EtlFormat#BUFFER_HEADER_SIZE}, end) of {@code buf}, a buffer at file
-     * offset {@code bufferOffset}, adding each intact record to {@code out}. A damaged record ends the
+     * offset {@code bufferOffset} whose ProcessorIndex is {@code processor}, adding each intact record to {@code out}. A damaged record ends the
      * buffer: the records before it are kept, and the damage is returned (null when there is none).
      */
-    String parseBuffer(ByteBuffer buf, int end, long bufferOffset, int bufferIndex, List<EtlRecord> out) {
+    String parseBuffer(ByteBuffer buf, int end, long bufferOffset, int bufferIndex, int processor, List<EtlRecord> out) {
         int pos = EtlFormat.BUFFER_HEADER_SIZE;
         int kept = 0;
         while (pos < end) {
@@ -98,6 +98,7 @@ final class EtlRecordParser {
             r.size = size;
             r.fileOffset = bufferOffset + pos;
             r.bufferIndex = bufferIndex;
+            r.processor = processor;
             try {
                 decode(buf, pos, size, header, r);
             } catch (CorruptBufferException e) {

@@ -37,11 +37,20 @@ public final class EtlFixtureBuilder {
 
     private final List<List<byte[]>> buffers = new ArrayList<>();
     private final List<Long> sequences = new ArrayList<>();
+    private final List<Integer> bufferCpus = new ArrayList<>();
 
     /** Starts a new data buffer; records go to the last one. */
     public EtlFixtureBuilder newBuffer() {
         buffers.add(new ArrayList<>());
         sequences.add((long) buffers.size());
+        bufferCpus.add(0);
+        return this;
+    }
+
+    /** Starts a new data buffer of CPU {@code processor}'s stream (its ProcessorIndex); records go to it. */
+    public EtlFixtureBuilder newBuffer(int processor) {
+        newBuffer();
+        bufferCpus.set(bufferCpus.size() - 1, processor);
         return this;
     }
 
@@ -61,7 +70,7 @@ public final class EtlFixtureBuilder {
             used += EtlFormat.align8(r.length);
         }
         if (used + EtlFormat.align8(record.length) > bufferSize) {
-            newBuffer();
+            newBuffer(bufferCpus.get(bufferCpus.size() - 1)); // the same CPU's stream goes on
             b = buffers.get(buffers.size() - 1);
         }
         b.add(record);
@@ -247,14 +256,14 @@ public final class EtlFixtureBuilder {
         ByteBuffer file = le(total * bufferSize);
         List<byte[]> zero = new ArrayList<>();
         zero.add(logfileHeaderRecord(total, startFileTime + 10_000_000L));
-        writeBuffer(file, 0, zero, 0, 4, 0x21);
+        writeBuffer(file, 0, zero, 0, 0, 4, 0x21);
         for (int i = 0; i < buffers.size(); i++) {
-            writeBuffer(file, (i + 1) * bufferSize, buffers.get(i), sequences.get(i), 0, 0x20);
+            writeBuffer(file, (i + 1) * bufferSize, buffers.get(i), sequences.get(i), bufferCpus.get(i), 0, 0x20);
         }
         return file.array();
     }
 
-    private void writeBuffer(ByteBuffer file, int at, List<byte[]> records, long seq, int type, int flag) {
+    private void writeBuffer(ByteBuffer file, int at, List<byte[]> records, long seq, int processor, int type, int flag) {
         int pos = EtlFormat.BUFFER_HEADER_SIZE;
         for (byte[] r : records) {
             file.position(at + pos);
@@ -268,6 +277,7 @@ public final class EtlFixtureBuilder {
         file.putInt(at + 4, pos);
         file.putInt(at + 8, pos);
         file.putLong(at + 0x18, seq);
+        file.putShort(at + 0x28, (short) processor);
         file.putShort(at + 0x2A, (short) 7);
         file.putInt(at + 0x2C, 3);
         file.putInt(at + 0x30, pos);

@@ -51,6 +51,23 @@ public final class KernelRecords {
         return systemLike(EtlFormat.HT_SYSTEM64, name == null ? 3 : 4, 0x05, type, tid, pid, ts, payload);
     }
 
+    /**
+     * A Process record of Process_V4_TypeGroup1 ({@code type} 1 Start, 3 DCStart) for process {@code pid} named
+     * {@code image} (ImageFileName; the user SID absent: a 4-byte 0, as a kernel that gives none writes it).
+     */
+    public static byte[] process(long ts, int type, int pid, int parentPid, String image) {
+        byte[] fixed = le(36).putLong(0xFFFF800000000000L + pid).putInt(pid).putInt(parentPid).putInt(1).putInt(0)
+                .putLong(0x1000L * pid).putInt(0).array();
+        byte[] name = (image + "\0").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        byte[] payload = EtlFixtureBuilder.concat(fixed, u32sid(), name, EtlFixtureBuilder.utf16z(image + " --run"),
+                EtlFixtureBuilder.utf16z(""), EtlFixtureBuilder.utf16z(""));
+        return systemLike(EtlFormat.HT_SYSTEM64, 4, 0x03, type, 0, pid, ts, payload);
+    }
+
+    private static byte[] u32sid() {
+        return EtlFixtureBuilder.u32(0);
+    }
+
     /** Thread/SetName (type 72, Thread_V2 as PerfView's TraceEvent registers it): ProcessId, ThreadId, ThreadName. */
     public static byte[] setName(long ts, int pid, int tid, String name) {
         byte[] p = EtlFixtureBuilder.concat(le(8).putInt(pid).putInt(tid).array(), EtlFixtureBuilder.utf16z(name));

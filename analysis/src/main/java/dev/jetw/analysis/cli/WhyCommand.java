@@ -5,12 +5,15 @@ import dev.jetw.etl.EtlRecord;
 import dev.jetw.analysis.kernel.KernelClass;
 import dev.jetw.analysis.kernel.KernelDecoder;
 import dev.jetw.analysis.kernel.KernelEvent;
+import dev.jetw.analysis.kernel.KernelProcessNames;
 import dev.jetw.analysis.kernel.KernelThreadNames;
 import dev.jetw.etl.TimeOrderedRecords;
 import dev.jetw.analysis.why.Breakdown;
 import dev.jetw.analysis.why.CallSelector;
+import dev.jetw.analysis.why.CpuHolders;
 import dev.jetw.analysis.why.ExplainedCall;
 import dev.jetw.analysis.why.FileIoUsage;
+import dev.jetw.analysis.why.ReadyCpus;
 import dev.jetw.analysis.why.ThreadIds;
 import dev.jetw.analysis.why.TraceContents;
 import dev.jetw.analysis.why.TracedThreads;
@@ -52,6 +55,7 @@ final class WhyCommand {
         final TraceContents contents = new TraceContents();
         final JetwNames names = new JetwNames();
         final KernelThreadNames kernelNames = new KernelThreadNames();
+        final KernelProcessNames processNames = new KernelProcessNames();
         final TracedThreads traced = new TracedThreads();
         final ThreadLabels labels = new ThreadLabels(names, kernelNames, traced);
         final CallSelector selector;
@@ -73,7 +77,7 @@ final class WhyCommand {
                 selector.startingBetween(window.from, window.to);
                 Progress progress = Progress.forCommand(err, common, "why " + f);
                 Scan scan = scan(reader, selector, progress);
-                List<Breakdown> found = explain(f, scan, scan.selector.chosen(), progress);
+                List<Breakdown> found = explain(f, scan, scan.selector.chosen(), true, progress);
                 progress.done();
                 long sessionStart = reader.header().startTime();
                 if (common.json) {
@@ -106,6 +110,7 @@ final class WhyCommand {
                 if (k != null) {
                     s.contents.kernel(k);
                     s.kernelNames.accept(k);
+                    s.processNames.accept(k);
                 }
             } else if (e.kind == JetwEvent.Kind.CALL_START || e.kind == JetwEvent.Kind.CALL_END) {
                 s.traced.add(r.processId(), r.threadId());
@@ -133,10 +138,11 @@ final class WhyCommand {
     /**
      * Pass two over a second reader of the file, in time order (a FileIo operation pairs with its OpEnd by IrpPtr,
      * which Windows reuses: in buffer order an OpEnd logged on another processor could meet the wrong operation):
-     * the breakdowns of {@code calls}; and a third over jetw's calls when a traced thread woke one of them (the
-     * waker's call at that moment).
+     * the breakdowns of {@code calls}; a third over jetw's calls when a traced thread woke one of them (the
+     * waker's call at that moment); with {@code whoHeldCpus}, one over the context switches when a call's thread
+     * was ready inside it (who held the CPUs then).
      */
-    static List<Breakdown> explain(Path file, Scan scan, List<ExplainedCall> calls, Progress progress)
+    static List<Breakdown> explain(Path file, Scan scan, List<ExplainedCall> calls, boolean whoHeldCpus, Progress progress)
             throws IOException {
         if (calls.isEmpty()) {
             return new ArrayList<>();
@@ -184,7 +190,40 @@ final class WhyCommand {
             }
             wakers.finish();
         }
+        if (whoHeldCpus) {
+            whoHeldCpus(file, analysis, progress);
+        }
         return analysis.breakdowns(wakers);
+    }
+
+    /**
+     * Who held the CPUs while the calls' threads were ready: every Thread/CSwitch with its CPU (its buffer's
+     * processor), in time order (TimeOrderedRecords: each CPU's switches must come in order). Read only when a
+     * call was ready and the buffers are per CPU.
+     */
+    private static void whoHeldCpus(Path file, WhyAnalysis analysis, Progress progress) throws IOException {
+        try (EtlReader reader = EtlReader.open(file)) {
+            boolean perCpu = reader.header().buffersPerProcessor();
+            CpuHolders holders = analysis.cpuHolders(reader.header().numberOfProcessors(), perCpu);
+            if (!perCpu || !holders.anyReady()) {
+                return;
+            }
+            TimeOrderedRecords ordered = new TimeOrderedRecords(reader);
+            for (EtlRecord r = ordered.next(); r != null; r = ordered.next()) {
+                if (progress != null) {
+                    progress.record(reader, "who held the CPUs");
+                }
+                if (r.type() != 36 || !KernelClass.isKernelRecord(r)) {
+                    continue; // CSwitch is Thread's type 36: skip the rest undecoded
+                }
+                KernelEvent k = KernelDecoder.decode(r);
+                if (k != null && k.kernelClass() == KernelClass.THREAD) {
+                    holders.contextSwitch(r.processor(), k.fileTime(), k.newThreadId() & 0xFFFFFFFFL,
+                            k.oldThreadId() & 0xFFFFFFFFL);
+                }
+            }
+            holders.finish();
+        }
     }
 
     private static String selection(Options o, Scan scan, int found) {
@@ -229,6 +268,10 @@ final class WhyCommand {
                 }
             }
             wakerRows(s, b, scan, sessionStart);
+            if (b.readyCpus != null) {
+                s.append(String.format(Locale.ROOT, "  %-44s %10s %8s  %s%n", "CPUs while ready (% of the ready time)", "-", "-",
+                        readyCpusDetail(b.readyCpus, scan)));
+            }
             if (b.samples >= 0) {
                 s.append(String.format(Locale.ROOT, "  %-44s %10s %8s  %d sample%s of the thread%n", "CPU samples", "-", "-",
                         b.samples, b.samples == 1 ? "" : "s"));
@@ -302,6 +345,101 @@ final class WhyCommand {
         }
     }
 
+    /** Threads and processes named on the "CPUs while ready" line; the rest are summed. */
+    static final int HOLDERS_SHOWN = 3;
+    /** Threads and processes listed in the JSON's cpusWhileReady; the rest are summed. */
+    static final int HOLDERS_LISTED = 10;
+
+    /**
+     * "2 CPUs x 2.000 ms: thread "hog" (tid 7001, pid 7000 "sh") 1.500 ms 75.0%, idle 0.500 ms 25.0%, 2 more
+     * threads 0.800 ms 40.0%, switches not recorded 0.100 ms 5.0%, unknown 0.100 ms 5.0%; by process: "sh"
+     * (pid 7000) 2.300 ms 115.0%, ...": who held the CPUs while the thread was ready, each as a share of the ready
+     * time (they add up to CPUs x 100%).
+     */
+    static String readyCpusDetail(ReadyCpus r, Scan scan) {
+        StringBuilder d = new StringBuilder().append(r.cpus.size()).append(r.cpus.size() == 1 ? " CPU x " : " CPUs x ")
+                .append(Text.millis(r.ready)).append(" ms:");
+        List<String> parts = new ArrayList<>();
+        long restTime = 0;
+        int rest = 0;
+        for (ReadyCpus.Holder h : r.threads) {
+            if (parts.size() < HOLDERS_SHOWN) {
+                parts.add(holderName(h.threadId, scan) + " " + share(h.time, r));
+            } else {
+                restTime += h.time;
+                rest++;
+            }
+        }
+        if (rest > 0) {
+            parts.add(rest + " more thread" + (rest == 1 ? " " : "s ") + share(restTime, r));
+        }
+        if (r.idle > 0) {
+            parts.add("idle " + share(r.idle, r));
+        }
+        if (r.notRecorded > 0) {
+            parts.add("switches not recorded " + share(r.notRecorded, r));
+        }
+        if (r.beforeFirstSwitch > 0) {
+            parts.add("unknown " + share(r.beforeFirstSwitch, r));
+        }
+        d.append(' ').append(parts.isEmpty() ? "no thread" : String.join(", ", parts));
+        List<ReadyCpus.ProcessHolder> processes = r.byProcess(tid -> processOf(tid, scan));
+        if (!processes.isEmpty()) {
+            List<String> p = new ArrayList<>();
+            for (int i = 0; i < processes.size() && i < HOLDERS_SHOWN; i++) {
+                ReadyCpus.ProcessHolder h = processes.get(i);
+                p.add(processLabel(h.processId, scan) + " " + share(h.time, r));
+            }
+            if (processes.size() > HOLDERS_SHOWN) {
+                p.add((processes.size() - HOLDERS_SHOWN) + " more");
+            }
+            d.append("; by process: ").append(String.join(", ", p));
+        }
+        return d.toString();
+    }
+
+    private static String share(long time, ReadyCpus r) {
+        return Text.millis(time) + " ms " + String.format(Locale.ROOT, "%.1f%%", 100.0 * time / r.ready);
+    }
+
+    /** A holder's process: the kernel's Thread records, else jetw's (a traced thread), else -1. */
+    static int processOf(long tid, Scan scan) {
+        int p = scan.kernelNames.processId(tid);
+        if (p < 0) {
+            long t = scan.traced.ofKernelThread(tid);
+            p = t >= 0 ? TracedThreads.processOf(t) : -1;
+        }
+        return p;
+    }
+
+    /** "thread "hog" (tid 7001, pid 7000 "sh")", "thread (tid 7001)". */
+    private static String holderName(long tid, Scan scan) {
+        int pid = processOf(tid, scan);
+        String n = scan.labels.name(tid, pid);
+        StringBuilder s = new StringBuilder("thread ");
+        if (n != null) {
+            s.append('"').append(n).append("\" ");
+        }
+        s.append("(tid ").append(tid);
+        if (pid >= 0) {
+            s.append(", pid ").append(pid);
+            String p = scan.processNames.name(pid);
+            if (p != null) {
+                s.append(" \"").append(p).append('"');
+            }
+        }
+        return s.append(')').toString();
+    }
+
+    /** "\"sh\" (pid 7000)", "pid 7000", "unknown processes". */
+    private static String processLabel(int pid, Scan scan) {
+        if (pid < 0) {
+            return "unknown processes";
+        }
+        String p = scan.processNames.name(pid);
+        return p != null ? "\"" + p + "\" (pid " + pid + ")" : "pid " + pid;
+    }
+
     /** "thread "holder" (tid 1234)", "an interrupt or idle CPU": a waker as {@link ThreadLabels} names it. */
     static String wakerName(Waker w, Scan scan) {
         return scan.labels.waker(w.threadId, w.processId);
@@ -346,7 +484,7 @@ final class WhyCommand {
         try (EtlReader reader = EtlReader.open(file)) {
             scan = scan(reader, new CallSelector(Integer.MAX_VALUE, null, thread), null);
         }
-        return annotations(explain(file, scan, scan.selector.chosen(), null), scan);
+        return annotations(explain(file, scan, scan.selector.chosen(), false, null), scan);
     }
 
     /** The breakdowns of {@code calls}, by two more passes over {@code file}. */
@@ -355,7 +493,7 @@ final class WhyCommand {
         try (EtlReader reader = EtlReader.open(file)) {
             scan = scan(reader, null, null);
         }
-        return annotations(explain(file, scan, calls, null), scan);
+        return annotations(explain(file, scan, calls, false, null), scan);
     }
 
     private static TreeAnnotations annotations(List<Breakdown> found, Scan scan) {
@@ -432,6 +570,7 @@ final class WhyCommand {
                 w.endObject();
             }
             wakersJson(w, b, scan, sessionStart);
+            readyCpusJson(w, b.readyCpus, scan);
             w.name("samples");
             if (b.samples >= 0) {
                 w.value(b.samples);
@@ -485,6 +624,52 @@ final class WhyCommand {
             w.endObject();
         }
         w.endArray();
+    }
+
+    /**
+     * {@code "cpusWhileReady": {readyMs, cpus, cpuMs, threads: [{threadId, processId, name, processName, ms,
+     * shareOfReady}], moreThreads, moreThreadsMs, idleMs, unknownMs: {beforeFirstSwitch, notRecorded},
+     * processes: [{processId, name, threads, ms, shareOfReady}]}} or null.
+     */
+    private static void readyCpusJson(JsonWriter w, ReadyCpus r, Scan scan) {
+        w.name("cpusWhileReady");
+        if (r == null) {
+            w.value((String) null);
+            return;
+        }
+        w.beginObject().name("readyMs").value(r.ready / 10_000.0, 4).name("cpus").beginArray();
+        for (int c : r.cpus) {
+            w.value(c);
+        }
+        w.endArray().name("cpuMs").value(r.cpuTime() / 10_000.0, 4).name("threads").beginArray();
+        long restTime = 0;
+        for (int i = 0; i < r.threads.size(); i++) {
+            ReadyCpus.Holder h = r.threads.get(i);
+            if (i >= HOLDERS_LISTED) {
+                restTime += h.time;
+                continue;
+            }
+            int pid = processOf(h.threadId, scan);
+            w.beginObject().name("threadId").value(h.threadId).name("processId").value(pid)
+                    .name("name").value(scan.labels.name(h.threadId, pid))
+                    .name("processName").value(pid >= 0 ? scan.processNames.name(pid) : null)
+                    .name("ms").value(h.time / 10_000.0, 4).name("shareOfReady").value((double) h.time / r.ready, 4)
+                    .endObject();
+        }
+        int rest = Math.max(0, r.threads.size() - HOLDERS_LISTED);
+        w.endArray().name("moreThreads").value(rest).name("moreThreadsMs").value(restTime / 10_000.0, 4);
+        w.name("idleMs").value(r.idle / 10_000.0, 4);
+        w.name("unknownMs").beginObject().name("beforeFirstSwitch").value(r.beforeFirstSwitch / 10_000.0, 4)
+                .name("notRecorded").value(r.notRecorded / 10_000.0, 4).endObject();
+        w.name("processes").beginArray();
+        List<ReadyCpus.ProcessHolder> processes = r.byProcess(tid -> processOf(tid, scan));
+        for (ReadyCpus.ProcessHolder p : processes) {
+            w.beginObject().name("processId").value(p.processId)
+                    .name("name").value(p.processId >= 0 ? scan.processNames.name(p.processId) : null)
+                    .name("threads").value(p.threads).name("ms").value(p.time / 10_000.0, 4)
+                    .name("shareOfReady").value((double) p.time / r.ready, 4).endObject();
+        }
+        w.endArray().endObject();
     }
 
     /** "2 reads 8192 bytes, 1 write 4096 bytes, 1 flush; most waited on /data/db.mv (3.100 ms, 3 operations)", or "none". */

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * Where one call's wall time went, from what the trace holds on its thread during the call. Two
  * parts add up to the wall time each: traced children + self; and (with kernel context switches)
- * the thread states (with the threads that woke it: {@link #wakers}). The rest overlaps them: disk I/O the thread issued, its file I/O, its hard page faults, JVM
+ * the thread states (with the threads that woke it: {@link #wakers}, and those that held the CPUs while
+ * it was ready: {@link #readyCpus}). The rest overlaps them: disk I/O the thread issued, its file I/O, its hard page faults, JVM
  * runtime events. A part the trace holds no events for is null, and {@link #notes} say why;
  * zero means "the trace could have shown it and did not".
  */
@@ -26,6 +27,11 @@ public final class Breakdown {
      * time first; null when the trace cannot tell (no context switches or no ReadyThread events for it).
      */
     public final List<Waker> wakers;
+    /**
+     * Who held the CPUs while the thread was ready, waiting for a CPU; null when it was not ready inside the call
+     * or the trace cannot tell (no context switches for it, buffers not per CPU; {@link #notes} say which).
+     */
+    public final ReadyCpus readyCpus;
     /** PerfInfo/SampledProfile samples of the thread inside the call; -1 when the trace has none at all. */
     public final long samples;
     /** Disk reads, writes and flushes the thread issued that overlap the call; null when the trace has none. */
@@ -40,7 +46,7 @@ public final class Breakdown {
     public final List<String> notes;
 
     Breakdown(ExplainedCall call, long children, int childCalls, long kernelThreadId, Map<String, Long> states,
-              List<Waker> wakers, long samples, Usage diskIo, Usage hardFaults, FileIoUsage fileIo, Map<String, Usage> jvm,
+              List<Waker> wakers, ReadyCpus readyCpus, long samples, Usage diskIo, Usage hardFaults, FileIoUsage fileIo, Map<String, Usage> jvm,
               List<String> notes) {
         this.call = call;
         this.children = children;
@@ -48,6 +54,7 @@ public final class Breakdown {
         this.kernelThreadId = kernelThreadId;
         this.states = states == null ? null : Collections.unmodifiableMap(states);
         this.wakers = wakers == null ? null : Collections.unmodifiableList(wakers);
+        this.readyCpus = readyCpus;
         this.samples = samples;
         this.diskIo = diskIo;
         this.hardFaults = hardFaults;

@@ -72,6 +72,7 @@ final class ThreadStates {
     private final List<Change> inside = new ArrayList<>();
     private Map<String, Long> times;
     private List<WakerSum> wakers;
+    private List<long[]> readyStretches;
     private long missingSwitchIns;
 
     ThreadStates(long start, long end) {
@@ -123,6 +124,17 @@ final class ThreadStates {
         return wakers;
     }
 
+    /**
+     * The stretches inside the call the thread was {@link #READY}, [from, to) in time order: they add up to the
+     * time {@link #times()} gives READY ({@link CpuHolders} finds who held the CPUs then).
+     */
+    List<long[]> readyStretches() {
+        if (times == null) {
+            replay();
+        }
+        return readyStretches;
+    }
+
     /** Switch-outs inside the call while the thread was not known to be running. */
     long missingSwitchIns() {
         if (times == null) {
@@ -135,12 +147,16 @@ final class ThreadStates {
         inside.sort(ORDER);
         Map<String, Long> raw = new TreeMap<>();
         Map<Long, WakerSum> w = new HashMap<>();
+        List<long[]> ready = new ArrayList<>();
         long[] gaps = {0};
         CpuTimeline.Segments clip = (from, to, state, waker, wakerPid) -> {
             long a = Math.max(from, start);
             long b = Math.min(to, end);
             if (b > a) {
                 raw.merge(state, b - a, Long::sum);
+                if (state.equals(READY)) {
+                    ready.add(new long[] {a, b});
+                }
             }
             if (waker != CpuTimeline.NO_WAKER && to > start) {
                 w.computeIfAbsent(waker, k -> new WakerSum(waker, wakerPid)).add(to, Math.max(0, b - a));
@@ -175,6 +191,7 @@ final class ThreadStates {
         wakers.sort(Comparator.comparingLong((WakerSum x) -> -x.waited).thenComparingInt(x -> -x.wakeups)
                 .thenComparingLong(x -> x.waker));
         missingSwitchIns = gaps[0];
+        readyStretches = ready;
     }
 
     private static void take(Map<String, Long> from, Map<String, Long> to, String key) {

@@ -36,6 +36,12 @@ public final class WhyAnalysis {
     private final long perfFreq;
     private final TimestampConverter clock;
     private long order;
+    /** Who held the CPUs while the calls were ready ({@link #cpuHolders}), once asked for. */
+    private CpuHolders holders;
+    /** Why {@link #holders} cannot tell, or null. */
+    private String holdersUnknown;
+    /** The logfile header's NumberOfProcessors, for the note on CPUs without context switches. */
+    private int headerCpus;
     /** FileIo operations of the chosen calls' threads waiting for their OpEnd, by IrpPtr (fed in time order). */
     private final Map<Long, PendingFileOp> pendingFileOps = new HashMap<>();
     /** FileKey to name (Name, FileCreate, FileRundown: their pointer is the file's key), the last given. */
@@ -248,6 +254,29 @@ public final class WhyAnalysis {
         return w;
     }
 
+    /**
+     * After the pass: who held the CPUs while the chosen calls' threads were ready, to be fed every Thread/CSwitch
+     * of the trace with its CPU ({@link CpuHolders#contextSwitch}) in one more pass when {@link CpuHolders#anyReady()},
+     * then {@link CpuHolders#finish()}; the breakdowns then carry it ({@link Breakdown#readyCpus}). Not asked for,
+     * they carry none.
+     *
+     * @param cpus                the logfile header's NumberOfProcessors
+     * @param buffersPerProcessor whether a record's buffer names the CPU it was logged on (else nothing is told)
+     */
+    public CpuHolders cpuHolders(int cpus, boolean buffersPerProcessor) {
+        headerCpus = cpus;
+        List<List<long[]>> stretches = new ArrayList<>();
+        for (CallEvidence c : calls) {
+            boolean told = buffersPerProcessor && contents.count(TraceContents.Kernel.CSWITCH) > 0 && c.kernelThreadId > 0;
+            stretches.add(told ? c.states.readyStretches() : Collections.<long[]>emptyList());
+        }
+        holdersUnknown = buffersPerProcessor ? null : "this trace's buffers are not per CPU (LogFileMode"
+                + " EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING): the CPU of each context switch is unknown, so who held the CPUs"
+                + " while the thread was ready cannot be told";
+        holders = new CpuHolders(stretches);
+        return holders;
+    }
+
     private boolean wakersKnown() {
         return contents.count(TraceContents.Kernel.CSWITCH) > 0 && contents.count(TraceContents.Kernel.READY_THREAD) > 0;
     }
@@ -260,10 +289,49 @@ public final class WhyAnalysis {
     /** The breakdowns, in the order the calls were given; {@code placed}: {@link #wakerCalls()} after its pass. */
     public List<Breakdown> breakdowns(WakerCalls placed) {
         List<Breakdown> out = new ArrayList<>();
-        for (CallEvidence c : calls) {
-            out.add(breakdown(c, placed));
+        for (int i = 0; i < calls.size(); i++) {
+            out.add(breakdown(calls.get(i), placed, holders != null ? holders.of(i) : null));
         }
         return out;
+    }
+
+    /** The notes on who held the CPUs while the thread was ready (r: null when nothing is told). */
+    private void readyCpusNotes(CallEvidence c, ReadyCpus r, List<String> notes) {
+        if (holders == null || c.states.readyStretches().isEmpty()) {
+            return;
+        }
+        if (holdersUnknown != null) {
+            notes.add(holdersUnknown);
+            return;
+        }
+        if (r == null) {
+            return;
+        }
+        if (r.cpus.size() < headerCpus) {
+            notes.add("context switches on " + r.cpus.size() + " of the " + headerCpus + " CPUs of this trace (its"
+                    + " NumberOfProcessors): the others are left out of who held the CPUs while ready (offline, or no"
+                    + " switch recorded there: on Linux only switches to or from the traced JVM's threads are)");
+        }
+        if (r.idle > 0) {
+            notes.add("a CPU was idle for " + millis(r.idle) + " ms while the thread was ready: that wait was not for lack"
+                    + " of CPUs (CPU affinity, or the scheduler's wake-up latency)");
+        }
+        if (r.beforeFirstSwitch > 0) {
+            notes.add("who held the CPUs is unknown for " + millis(r.beforeFirstSwitch) + " ms of CPU time while the thread"
+                    + " was ready: before a CPU's first context switch in the trace");
+        }
+        if (r.notRecorded > 0) {
+            notes.add(millis(r.notRecorded) + " ms of CPU time while the thread was ready lie between two switches of a CPU"
+                    + " that do not meet (the thread switched out is not the one last switched in): the switches between"
+                    + " are not in the trace. The portable backend on Linux records only switches to or from the traced"
+                    + " JVM's threads, so there this is time of other processes' threads or idle, and the JVM's own"
+                    + " threads' time is exact");
+        }
+    }
+
+    /** 100 ns ticks as milliseconds, 3 decimals (as the text output prints them). */
+    private static String millis(long ticks) {
+        return String.format(java.util.Locale.ROOT, "%.3f", ticks / 10_000.0);
     }
 
     private List<Waker> wakers(CallEvidence c, WakerCalls placed) {
@@ -276,7 +344,7 @@ public final class WhyAnalysis {
         return out;
     }
 
-    private Breakdown breakdown(CallEvidence c, WakerCalls placed) {
+    private Breakdown breakdown(CallEvidence c, WakerCalls placed, ReadyCpus readyCpus) {
         List<String> notes = new ArrayList<>();
         boolean threadKnown = c.kernelThreadId > 0;
         if (!contents.hasKernelEvents()) {
@@ -293,6 +361,7 @@ public final class WhyAnalysis {
         List<Waker> wakers = null;
         if (contents.count(TraceContents.Kernel.CSWITCH) > 0 && threadKnown) {
             states = c.states.times();
+            readyCpusNotes(c, readyCpus, notes);
             if (contents.count(TraceContents.Kernel.READY_THREAD) == 0) {
                 notes.add("no ReadyThread events in this trace: the time from wake-up to getting a CPU counts in the wait,"
                         + " and what woke the thread is unknown");
@@ -348,7 +417,7 @@ public final class WhyAnalysis {
                     + " safepoints, lock contention and parking cannot be told");
         }
         return new Breakdown(c.call, c.children.coveredWithin(c.call.start, c.call.end), c.children.size(),
-                c.kernelThreadId, states, wakers, samples, disk, faults, fileIo, jvm, notes);
+                c.kernelThreadId, states, wakers, readyCpus, samples, disk, faults, fileIo, jvm, notes);
     }
 
     private static long key(int pid, int instance) {

@@ -115,7 +115,7 @@ class WhyCommandTest {
         b.record(runtime(b, JetwSchema.JVM_CONTENTION_CLASS, EventType.START, 15, 11,
                 concat(u64(6000), u64(2), u32(0), u64(5000), u64(1), utf16z("java.lang.Object"))));
         b.record(runtime(b, JetwSchema.JVM_CONTENTION_CLASS, EventType.END, 16, 11, concat(u64(6000), u64(2), u32(0))));
-        b.newBuffer(); // CPU 1's buffer, later in time, read first (sequence 1)
+        b.newBuffer(1); // CPU 1's buffer, later in time, read first (sequence 1)
         b.record(cswitch(ts(b, 19), 5000, 0, WAITING, 0));
         b.record(cswitch(ts(b, 22), 0, 5000, READY, 0));
         b.record(cswitch(ts(b, 23), 5000, 0, WAITING, 0));
@@ -127,7 +127,7 @@ class WhyCommandTest {
         b.record(hardFault(ts(b, 28), ts(b, 27.5), 5000, 8192));
         b.record(cswitch(ts(b, 35), 0, 5000, WAITING, 6));
         b.record(sample(ts(b, 35), 5000));
-        b.newBuffer(); // CPU 0's buffer (sequence 2)
+        b.newBuffer(0); // CPU 0's buffer (sequence 2)
         b.record(cswitch(ts(b, 5), 5000, 0, WAITING, 0));
         b.record(diskRead(ts(b, 9), 5000, 1024, 20_000));
         b.record(sample(ts(b, 11), 5000));
@@ -142,7 +142,7 @@ class WhyCommandTest {
         b.record(fileIoV3(ts(b, 23.5), 73, 5000, 0xAL, 0xF3L, 0xF9L, 0));
         b.record(fileIoEnd(ts(b, 26), 0xCL, 512, 0));
         b.record(fileIoEnd(ts(b, 34), 0xAL, 4096, 0));
-        b.newBuffer(); // CPU 1's second buffer (sequence 3)
+        b.newBuffer(1); // CPU 1's second buffer (sequence 3)
         b.record(fileIoEnd(ts(b, 11.2), 0xBL, 100, 0));
         b.record(fileIo(ts(b, 20.5), 67, 5000, 0xAL, 0xF1L, 16384));
         b.record(fileIoEnd(ts(b, 24), 0xAL, 0, 0));
@@ -209,7 +209,24 @@ class WhyCommandTest {
         assertEquals(true, ((Map<?, ?>) jvm.get("JvmGcPause")).get("stopsEveryThread"));
         assertEquals(3.0, num(((Map<?, ?>) jvm.get("JvmPark")).get("ms")));
         assertEquals(1L, lng(((Map<?, ?>) jvm.get("JvmPark")).get("count")));
-        assertEquals(List.of("no JVM runtime events of families safepoint, io in this trace (not enabled by jvm=, or none"
+        // Ready 18..19 (woken) and 22..23 (preempted on CPU 1): CPU 0 ran 7000 from 14 on (2 ms); CPU 1 was idle
+        // 22..23 and its first switch is at 19, so who ran there 18..19 is unknown. 2 + 1 + 1 = 2 ms x 2 CPUs.
+        Map<?, ?> cpus = (Map<?, ?>) c.get("cpusWhileReady");
+        assertEquals(2.0, num(cpus.get("readyMs")));
+        assertEquals(List.of(0L, 1L), ((List<?>) cpus.get("cpus")).stream().map(WhyCommandTest::lng).toList());
+        assertEquals(4.0, num(cpus.get("cpuMs")));
+        List<?> holders = (List<?>) cpus.get("threads");
+        assertEquals(1, holders.size(), holders.toString());
+        assertEquals(7000L, lng(((Map<?, ?>) holders.get(0)).get("threadId")));
+        assertEquals(2.0, num(((Map<?, ?>) holders.get(0)).get("ms")));
+        assertEquals(1.0, num(((Map<?, ?>) holders.get(0)).get("shareOfReady")));
+        assertEquals(1.0, num(cpus.get("idleMs")));
+        assertEquals(Map.of("beforeFirstSwitch", 1.0, "notRecorded", 0.0), doubles(cpus.get("unknownMs")));
+        assertEquals(List.of("a CPU was idle for 1.000 ms while the thread was ready: that wait was not for lack of CPUs"
+                        + " (CPU affinity, or the scheduler's wake-up latency)",
+                "who held the CPUs is unknown for 1.000 ms of CPU time while the thread was ready: before a CPU's first"
+                        + " context switch in the trace",
+                "no JVM runtime events of families safepoint, io in this trace (not enabled by jvm=, or none"
                 + " lasted jvmThreshold)"), c.get("notes"));
     }
 
@@ -226,6 +243,9 @@ class WhyCommandTest {
         assertTrue(out.contains("  on CPU                                           12.000    60.0%  thread state, kernel tid 5000\n"), out);
         assertTrue(out.contains("  waiting: UserRequest                              4.000    20.0%"), out);
         assertTrue(out.contains("  disk I/O issued by the thread                     3.000    15.0%  1 request, 4096 bytes\n"), out);
+        assertTrue(out.contains("  CPUs while ready (% of the ready time)                -        -  2 CPUs x 2.000 ms: thread"
+                + " (tid 7000) 2.000 ms 100.0%, idle 1.000 ms 50.0%, unknown 1.000 ms 50.0%; by process: unknown processes"
+                + " 2.000 ms 100.0%\n"), out);
         assertTrue(out.contains("  JvmGcPause                                        1.000     5.0%  1 event, stops every thread\n"), out);
         assertTrue(out.contains("  file I/O by the thread                            1.700     8.5%  2 reads 16484 bytes, 1 flush; most"
                 + " waited on \\Device\\HarddiskVolume2\\shop\\db.mv (1.500 ms, 2 operations)\n"), out);
@@ -309,7 +329,7 @@ class WhyCommandTest {
             long start = reader.header().startTime();
             dev.jetw.analysis.why.ExplainedCall whole = new dev.jetw.analysis.why.ExplainedCall(504, 5060, 1, 0, 1, start,
                     reader.header().endTime());
-            List<dev.jetw.analysis.why.Breakdown> b = WhyCommand.explain(sample, scan, List.of(whole), null);
+            List<dev.jetw.analysis.why.Breakdown> b = WhyCommand.explain(sample, scan, List.of(whole), true, null);
             assertEquals(1, b.size());
             assertNull(b.get(0).states);
             assertNull(b.get(0).diskIo);

@@ -5,7 +5,9 @@ import dev.jetw.etl.SessionNotice;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,6 +34,8 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
     /** Header process id of a record whose task is not followed (another process's thread). */
     static final int UNKNOWN_PROCESS = -1;
     static final long CLONE_THREAD = 0x10000L;
+    /** Threads of other processes named at most (their first switch with a traced thread), to bound memory and /proc reads. */
+    static final int MAX_NAMED_OTHERS = 10_000;
     /** At most this many notices of lost kernel events (one per gap) per session; the rest are counted. */
     static final int MAX_GAP_NOTICES = 20;
 
@@ -49,6 +53,16 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
     /** Switches out of a followed thread that was not known to be on a CPU (the kernel did not record its switch in). */
     long switchedOutNotRunning;
     long switchesOfFollowed;
+    /**
+     * Threads of other processes already named (Thread/SetName), with the followed threads that exited (their last
+     * switch out comes after the exit), and the other processes named (Process/DCStart).
+     */
+    private final Set<Integer> namedOthers = new HashSet<Integer>();
+    private final Set<Integer> namedOtherProcesses = new HashSet<Integer>();
+    /** The process of another process's thread, -1 when gone (ProcFs; a test replaying another machine's capture replaces it). */
+    java.util.function.IntUnaryOperator threadGroupOf = ProcFs::threadGroup;
+    /** A thread of the traced process's name (comm), or null (ProcFs; replaced in tests replaying a capture). */
+    java.util.function.IntFunction<String> ownThreadName;
 
     // Block poller's side.
     private final ByteBuffer diskScratch = ByteBuffer.allocate(KernelPayloads.MAX_FIXED).order(ByteOrder.LITTLE_ENDIAN);
@@ -71,6 +85,7 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
         this.out = out;
         this.disks = disks;
         this.matcher = new BlockIoMatcher(this, bioQueueStarts);
+        this.ownThreadName = tid -> ProcFs.threadName(pid, tid);
     }
 
     /** Takes sched_wakeup as the ReadyThread source: the kernel has no sched_waking. */
@@ -100,6 +115,13 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
                 follow(tid, pid, false);
                 if (plan.thread) {
                     threadRecord(KernelPayloads.DC_START, 0, nanoTime, tid, pid, tid);
+                }
+                // The JVM's own threads by name (GC, JIT: jetw's rundown names only Java threads), for why's CPU holders.
+                String name = plan.cswitch ? ownThreadName.apply(tid) : null;
+                if (name != null) {
+                    byte[] n = KernelPayloads.setName(pid, tid, name);
+                    write(0, nanoTime, false, KernelPayloads.CSWITCH_VERSION, KernelPayloads.GROUP_THREAD,
+                            KernelPayloads.SET_NAME, tid, pid, ByteBuffer.wrap(n), n.length);
                 }
             }
         });
@@ -173,6 +195,39 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
                 nextTid, processOf(nextTid), schedScratch, n);
     }
 
+    /**
+     * A thread of another process, met in a switch with a traced thread (the pid filter records no other): named
+     * once, so that {@code why} can say who held the CPUs ("sh", not "tid 4711"). Only with cswitch; at most
+     * {@link #MAX_NAMED_OTHERS} threads; not the idle task (0).
+     */
+    @Override
+    public boolean wantsName(int tid) {
+        return plan.cswitch && tid > 0 && tasks.processOf(tid) == -1 && !namedOthers.contains(tid)
+                && namedOthers.size() < MAX_NAMED_OTHERS;
+    }
+
+    /**
+     * Thread/SetName for {@code tid} (its process from /proc, -1 when it is gone) and, with {@code process}, a
+     * Process/DCStart for its process the first time (named by the thread's comm when it is the process's first
+     * thread, else by /proc), as a Windows kernel rundown lists every process.
+     */
+    @Override
+    public void switchedThreadName(int cpu, long ts, int tid, String comm) {
+        namedOthers.add(tid);
+        int process = threadGroupOf.applyAsInt(tid);
+        byte[] p = KernelPayloads.setName(process, tid, comm);
+        write(cpu, ts, false, KernelPayloads.CSWITCH_VERSION, KernelPayloads.GROUP_THREAD, KernelPayloads.SET_NAME,
+                tid, process, ByteBuffer.wrap(p), p.length);
+        if (plan.process && process > 0 && namedOtherProcesses.add(process)) {
+            String name = process == tid ? comm : ProcFs.threadName(process, process);
+            if (name != null) {
+                byte[] q = KernelPayloads.process(process, 0, 0, name.trim(), "");
+                write(cpu, ts, false, KernelPayloads.PROCESS_VERSION, KernelPayloads.GROUP_PROCESS, KernelPayloads.DC_START,
+                        0, process, ByteBuffer.wrap(q), q.length);
+            }
+        }
+    }
+
     @Override
     public void wakeup(int cpu, long ts, WakeKind kind, int currentTid, int wakeeTid, int prio, int targetCpu,
                        int commonFlags) {
@@ -209,6 +264,7 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
         if (process == -1) {
             return;
         }
+        namedOthers.add(tid); // its last switch out comes after: a followed thread, not another process's to name
         if (plan.thread) {
             threadRecord(KernelPayloads.END, cpu, ts, tid, process, tid);
         }
@@ -226,7 +282,8 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
 
     @Override
     public void taskRename(int cpu, long ts, int tid, String oldComm, String newComm) {
-        // Not written: the reader decodes no Thread/SetName; jetw's own Thread rundown names the Java threads.
+        // Not written: the rundown's Thread/SetName names the JVM's threads as they were at start, jetw's own Thread
+        // rundown names the Java threads; a later rename is not followed.
     }
 
     @Override

@@ -23,6 +23,7 @@ final class KernelPayloads {
     static final int DC_START = 3;
     static final int CSWITCH = 36;
     static final int READY_THREAD = 50;
+    static final int SET_NAME = 72;
     static final int DISK_READ = 10;
     static final int DISK_WRITE = 11;
     static final int DISK_READ_INIT = 12;
@@ -50,6 +51,14 @@ final class KernelPayloads {
     static final int MAX_FIXED = 72;
 
     private KernelPayloads() {
+    }
+
+    /** Thread/SetName (Thread type 72, version 2, as TraceEvent registers it): ProcessId, ThreadId, ThreadName. */
+    static byte[] setName(int pid, int tid, String name) {
+        byte[] n = (name + "\0").getBytes(StandardCharsets.UTF_16LE);
+        ByteBuffer b = ByteBuffer.allocate(8 + n.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putInt(pid).putInt(tid).put(n);
+        return b.array();
     }
 
     /** CSwitch (Thread type 36, version 2): 24 bytes. */

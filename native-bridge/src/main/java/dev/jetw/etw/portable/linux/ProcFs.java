@@ -95,6 +95,24 @@ final class ProcFs {
         throw new IOException("no Uid line in /proc/self/status");
     }
 
+    /** The process (thread group) of thread {@code tid} of any process, from its status file; -1 when it is gone. */
+    static int threadGroup(int tid) {
+        String s = readSmall("/proc/" + tid + "/status");
+        if (s == null) {
+            return -1;
+        }
+        for (String line : s.split("\n")) {
+            if (line.startsWith("Tgid:")) {
+                try {
+                    return Integer.parseInt(line.substring(5).trim());
+                } catch (NumberFormatException e) {
+                    return -1;
+                }
+            }
+        }
+        return -1;
+    }
+
     /** The whole content of a small text file, or null when it does not exist (any more). */
     static String readSmall(String path) {
         try {

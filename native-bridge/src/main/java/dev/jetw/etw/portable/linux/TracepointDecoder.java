@@ -78,10 +78,19 @@ final class TracepointDecoder implements PageDecoder.RecordVisitor {
             EventFormat.Field prevStateF = f.field("prev_state");
             EventFormat.Field nextPid = f.field("next_pid");
             EventFormat.Field nextPrio = f.field("next_prio");
+            EventFormat.Field prevComm = f.fields.get("prev_comm");
+            EventFormat.Field nextComm = f.fields.get("next_comm");
             return (cpu, ts, b, r) -> {
-                sink.contextSwitch(cpu, ts, (int) EventFormat.integer(b, r, prevPid),
-                        (int) EventFormat.integer(b, r, prevPrio), EventFormat.integer(b, r, prevStateF),
-                        (int) EventFormat.integer(b, r, nextPid), (int) EventFormat.integer(b, r, nextPrio));
+                int prev = (int) EventFormat.integer(b, r, prevPid);
+                int next = (int) EventFormat.integer(b, r, nextPid);
+                sink.contextSwitch(cpu, ts, prev, (int) EventFormat.integer(b, r, prevPrio),
+                        EventFormat.integer(b, r, prevStateF), next, (int) EventFormat.integer(b, r, nextPrio));
+                if (prevComm != null && sink.wantsName(prev)) {
+                    sink.switchedThreadName(cpu, ts, prev, EventFormat.chars(b, r, prevComm));
+                }
+                if (nextComm != null && sink.wantsName(next)) {
+                    sink.switchedThreadName(cpu, ts, next, EventFormat.chars(b, r, nextComm));
+                }
             };
         }
         if (n.equals("sched_waking") || n.equals("sched_wakeup") || n.equals("sched_wakeup_new")) {

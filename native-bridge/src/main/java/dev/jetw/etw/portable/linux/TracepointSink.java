@@ -13,6 +13,19 @@ interface TracepointSink {
     void contextSwitch(int cpu, long ts, int prevTid, int prevPrio, long prevState, int nextTid, int nextPrio);
 
     /**
+     * Whether the sink wants the name of thread {@code tid}, met in a sched_switch: then the decoder reads the
+     * record's prev_comm or next_comm and calls {@link #switchedThreadName}. A question first, so that the
+     * decoder makes no string per switch.
+     */
+    default boolean wantsName(int tid) {
+        return false;
+    }
+
+    /** The name (comm) sched_switch gave thread {@code tid}, which {@link #wantsName} asked for. */
+    default void switchedThreadName(int cpu, long ts, int tid, String comm) {
+    }
+
+    /**
      * sched_waking / sched_wakeup_new: {@code wakeeTid} is made runnable, to run on {@code targetCpu}.
      * {@code commonFlags} are the record's irq flags (TRACE_FLAG_HARDIRQ 0x08, SOFTIRQ 0x10: woken from
      * interrupt context, where {@code currentTid} is merely the task that was interrupted).

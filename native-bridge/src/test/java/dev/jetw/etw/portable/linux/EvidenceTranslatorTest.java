@@ -116,6 +116,8 @@ class EvidenceTranslatorTest {
     void theCaptureReplayedWithPython3AsTheTracedProcess() throws Exception {
         Recording out = new Recording();
         EvidenceTranslator t = new EvidenceTranslator(all(), 20338, out, noDisks(), false);
+        t.threadGroupOf = tid -> -1; // the capture's threads are not this machine's: no /proc lookup
+        t.ownThreadName = tid -> null;
         t.rundown(Collections.singletonList(20338), 1L, 1, "python3", "python3 cap.py");
         t.applyHandedOver();
         TracepointDecoder decoder = new TracepointDecoder(t);
@@ -162,6 +164,25 @@ class EvidenceTranslatorTest {
         assertEquals(5, out.of(0x05, 2).size(), "Thread/End of each child");
         assertEquals(5, out.of(0x03, 2).size(), "Process/End: group_dead");
         assertTrue(t.switchedOutNotRunning > 0, "this kernel dropped switches in from CPU 1's idle task (pitfall 13)");
+        // Every other thread met in a switch (not followed, not idle) is named once by Thread/SetName.
+        java.util.Set<Integer> followed = new java.util.HashSet<>(List.of(20338));
+        for (Rec r : out.of(0x05, 1)) {
+            followed.add(r.payload.getInt(4));
+        }
+        java.util.Set<Integer> others = new java.util.TreeSet<>();
+        for (Rec r : cs) {
+            for (int tid : new int[] {r.payload.getInt(0), r.payload.getInt(4)}) {
+                if (tid != 0 && !followed.contains(tid)) {
+                    others.add(tid);
+                }
+            }
+        }
+        java.util.Set<Integer> named = new java.util.TreeSet<>();
+        for (Rec r : out.of(0x05, 72)) {
+            assertTrue(named.add(r.payload.getInt(4)), "named once: " + r.payload.getInt(4));
+        }
+        assertFalse(others.isEmpty());
+        assertEquals(others, named);
 
         // dd 20381: a 256 KiB data write, five 4 KiB journal writes, then the fsync's flush; sh's reads; rm's discard.
         int ddWrites = 0;
@@ -245,6 +266,64 @@ class EvidenceTranslatorTest {
         t.taskExit(0, 40, 103, "worker", false);
         assertEquals(1, out.of(0x05, 2).size());
         assertEquals(0, out.of(0x03, 2).size());
+    }
+
+    /**
+     * The rundown names the traced JVM's threads by their comm (Thread/SetName); a thread of another process met in a
+     * switch is named once (Thread/SetName with the switch's comm and its
+     * process from /proc), and its process gets a Process/DCStart once; a traced thread and the idle task are not
+     * asked for. This test's own JVM stands in for the other process (/proc knows it); a tid beyond any pid_max has
+     * no process.
+     */
+    @Test
+    void threadsOfOtherProcessesAreNamedOnceWithTheirProcess() throws Exception {
+        Recording out = new Recording();
+        EvidenceTranslator t = new EvidenceTranslator(all(), 100, out, noDisks(), false);
+        t.ownThreadName = tid -> tid == 100 ? "C2 CompilerThre" : null;
+        t.rundown(java.util.Arrays.asList(100, 101), 5L, 1, "java", "");
+        t.applyHandedOver();
+        List<Rec> own = out.of(0x05, 72);
+        assertEquals(1, own.size(), "the rundown names the JVM's own threads it can (GC, JIT): 100, not 101");
+        assertEquals(100, own.get(0).payload.getInt(4));
+        assertEquals(100, own.get(0).payload.getInt(0));
+        assertEquals("C2 CompilerThre", utf16z(own.get(0).payload, 8));
+        out.records.clear();
+        int self = ProcFs.selfPid();
+        assertTrue(t.wantsName(self));
+        assertFalse(t.wantsName(100), "a traced thread: named by the rundown");
+        assertFalse(t.wantsName(0), "the idle task");
+        t.switchedThreadName(0, 10, self, "hog");
+        assertFalse(t.wantsName(self), "named once");
+        int gone = 2_000_000_000;
+        t.switchedThreadName(1, 11, gone, "gone");
+        List<Rec> names = out.of(0x05, 72);
+        assertEquals(2, names.size());
+        assertEquals(self, names.get(0).pid);
+        assertEquals(self, names.get(0).payload.getInt(0), "ProcessId");
+        assertEquals(self, names.get(0).payload.getInt(4), "ThreadId");
+        assertEquals("hog", utf16z(names.get(0).payload, 8));
+        assertEquals(0, names.get(0).cpu);
+        assertEquals(-1, names.get(1).payload.getInt(0), "gone: its process is not known");
+        List<Rec> processes = new ArrayList<>();
+        for (Rec r : out.of(0x03, 3)) {
+            if (r.payload.getInt(8) == self) {
+                processes.add(r);
+            }
+        }
+        assertEquals(1, processes.size(), "one Process/DCStart for the other process");
+        byte[] image = new byte[3];
+        processes.get(0).payload.position(40);
+        processes.get(0).payload.get(image);
+        assertEquals("hog", new String(image, java.nio.charset.StandardCharsets.ISO_8859_1),
+                "its first thread's comm names it");
+    }
+
+    private static String utf16z(ByteBuffer b, int at) {
+        StringBuilder s = new StringBuilder();
+        for (int i = at; b.getShort(i) != 0; i += 2) {
+            s.append((char) b.getShort(i));
+        }
+        return s.toString();
     }
 
     @Test

@@ -124,6 +124,44 @@ class TracepointDecodingTest {
         assertEquals(kernel, decoded);
     }
 
+    /**
+     * Asked for them, the decoder gives the names sched_switch carries (prev_comm, next_comm) of the threads the sink
+     * wants (here every one but the idle task), as the kernel prints them; asked for none, it reads none.
+     */
+    @Test
+    void switchesGiveTheNamesOfTheThreadsTheSinkAsksFor() throws IOException {
+        Rendering rendering = new Rendering(new ArrayList<>(), null);
+        rendering.names = new ArrayList<>();
+        TracepointDecoder decoder = new TracepointDecoder(rendering);
+        decoder.learn(format("sched", "sched_switch"));
+        rendering.codec = decoder.prevState();
+        HeaderPage hp = HeaderPage.parse(text("header_page"));
+        PageDecoder pages = new PageDecoder(hp);
+        for (int cpu = 0; cpu < 2; cpu++) {
+            byte[] all = bytes("cpu" + cpu + ".pages");
+            for (int at = 0; at < all.length; at += hp.pageSize()) {
+                pages.decode(cpu, ByteBuffer.wrap(all, at, hp.pageSize()).slice().order(ByteOrder.LITTLE_ENDIAN), decoder);
+            }
+        }
+        List<String> kernel = new ArrayList<>();
+        for (String l : text("trace.txt").split("\n")) {
+            int at = l.indexOf(" sched_switch: ");
+            if (at < 0) {
+                continue;
+            }
+            String f = l.substring(at + 15);
+            for (String side : new String[] {"prev", "next"}) {
+                if (!field(f, side + "_pid").equals("0")) {
+                    kernel.add(field(f, side + "_pid") + "=" + field(f, side + "_comm"));
+                }
+            }
+        }
+        assertFalse(kernel.isEmpty());
+        Collections.sort(kernel);
+        Collections.sort(rendering.names);
+        assertEquals(kernel, rendering.names);
+    }
+
     /** The fields of the kernel's text that the decoder must reproduce, in the rendering's order. */
     private static String fieldsOf(String event, String text) {
         switch (event) {
@@ -154,6 +192,8 @@ class TracepointDecodingTest {
         final List<String> out;
         PrevState codec;
         final List<long[]> losses = new ArrayList<>();
+        /** With names: every switched thread but the idle task is asked for by name, and its names go here. */
+        List<String> names;
 
         Rendering(List<String> out, PrevState codec) {
             this.out = out;
@@ -168,6 +208,16 @@ class TracepointDecodingTest {
         @Override
         public void contextSwitch(int cpu, long ts, int prevTid, int prevPrio, long prevState, int nextTid, int nextPrio) {
             out.add(head(cpu, ts, prevTid, "sched_switch") + "prev " + prevTid + " " + codec.text(prevState) + " next " + nextTid);
+        }
+
+        @Override
+        public boolean wantsName(int tid) {
+            return names != null && tid > 0;
+        }
+
+        @Override
+        public void switchedThreadName(int cpu, long ts, int tid, String comm) {
+            names.add(tid + "=" + comm);
         }
 
         @Override
