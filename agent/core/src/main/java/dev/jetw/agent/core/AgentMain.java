@@ -45,6 +45,8 @@ public final class AgentMain {
     private static ControlChannel channel;
     /** Whether a session was started in this JVM before (its first retransformation, if any, is paid: FirstRetransformNote). */
     private static boolean sessionStarted;
+    /** The attach's {@link FirstRetransformNote} while its session runs (status repeats it), or null. */
+    private static String firstRetransformNote;
 
     private AgentMain() {
     }
@@ -173,9 +175,9 @@ public final class AgentMain {
     /** {@link #warnings}, and at an attach what the JVM itself will do to the application at the first retransformation. */
     private static List<String> attachWarnings(AgentOptions o) {
         List<String> out = warnings(o);
-        String note = FirstRetransformNote.forThisJvm(sessionStarted);
-        if (note != null) {
-            out.add(note);
+        firstRetransformNote = FirstRetransformNote.forThisJvm(sessionStarted);
+        if (firstRetransformNote != null) {
+            out.add(firstRetransformNote);
         }
         return out;
     }
@@ -272,7 +274,11 @@ public final class AgentMain {
     }
 
     private static String status() {
-        return current == null ? "jetw: status: no jetw agent is attached in this JVM" : current.status();
+        if (current == null) {
+            return "jetw: status: no jetw agent is attached in this JVM";
+        }
+        String note = firstRetransformNote;
+        return current.status() + (note == null ? "" : "compiled code:       " + note + "\n");
     }
 
     private static String dump(Path file) {
@@ -286,6 +292,7 @@ public final class AgentMain {
         Agent a = current;
         current = null;
         currentOptions = null;
+        firstRetransformNote = null;
         return "jetw agent detached: " + a.stop(true);
     }
 

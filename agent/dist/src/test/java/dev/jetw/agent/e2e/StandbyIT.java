@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code -javaagent:jetw-agent.jar=standby}: the JVM starts with the agent loaded and nothing else (no session, no
  * trace file, no jetw thread), and a later {@code jetw attach} works as against any JVM, detach and re-attach
- * included. On JDK 17 and older the attach to a JVM started without any agent says, in one warning line, that the
- * JVM will throw its compiled code away and names the flag; to a standby JVM it says nothing of it
+ * included. On JDK 17 and older the attach to a JVM started without any agent says, in one warning line (and status in
+ * its "compiled code:" line), that the JVM will throw its compiled code away and names the flag; to a standby JVM it
+ * says nothing of it
  * (docs/attach-ramp.md).
  */
 class StandbyIT {
@@ -94,12 +95,17 @@ class StandbyIT {
                 assertEquals(List.of(), notes, attached.toString());
             }
             ChildJvm.awaitRampDone(pid);
+            ChildJvm.Result status = ChildJvm.tool("status", pid);
+            assertEquals(Runtime.version().feature() <= 17 ? 1 : 0,
+                    status.stdout().lines().filter(l -> l.startsWith("compiled code: ") && l.contains(NOTE)).count(), status.toString());
             assertEquals(0, ChildJvm.tool("detach", pid).exit());
             // A second attach in the same JVM: the first retransformation is paid, nothing to warn of.
             ChildJvm.Result again = ChildJvm.tool("attach", pid, "include=" + WORKER, "backend=portable", "file=" + temp.resolve("b.etl"));
             assertEquals(0, again.exit(), again.toString());
             assertTrue(!again.stderr().contains(NOTE), again.toString());
             ChildJvm.awaitRampDone(pid);
+            ChildJvm.Result statusAgain = ChildJvm.tool("status", pid);
+            assertTrue(statusAgain.stdout().lines().noneMatch(l -> l.startsWith("compiled code: ")), statusAgain.toString());
             assertEquals(0, ChildJvm.tool("detach", pid).exit());
             target.send("exit");
             assertEquals(0, target.waitForExit(), target.toString());
