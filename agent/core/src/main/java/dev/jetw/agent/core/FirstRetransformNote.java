@@ -9,7 +9,7 @@ import java.util.List;
  * retransforms: HotSpot before JDK 18 records what compiled code depends on (the "evol" dependencies a
  * redefinition needs) only when an agent acquired capabilities in the OnLoad phase, that is, was loaded at
  * start-up; otherwise its first redefinition marks every compiled method for deoptimisation (JDK-8264941 removed
- * this in JDK 18). The application then runs interpreted while the JIT compiles it again: 10-22 baseline-seconds of
+ * this in JDK 18). The application then runs interpreted while the JIT compiles it again: 10-24 baseline-seconds of
  * its work on the H2 service even for a one-class attach (BENCHMARKS.md §24, §26; docs/attach-ramp.md).
  *
  * <p>Silent when that cannot happen: JDK 18 and later, a JVM other than HotSpot, a JVM started with
