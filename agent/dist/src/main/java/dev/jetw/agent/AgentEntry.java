@@ -26,6 +26,11 @@ import java.security.CodeSource;
  *
  * <p>No entry point throws into the JVM: a failure prints one line {@code jetw: <what>: <why>} and the
  * agent stays inert while the application runs on.
+ *
+ * <p>{@code -javaagent:jetw-agent.jar=standby} stops here: premain only leaves {@link #STANDBY_PROPERTY} and returns,
+ * before the isolated loader is built (no session, thread, transformer or JFR; docs/attach-ramp.md). Loading any Java
+ * agent at start-up is what matters: on JDK 17 and older, HotSpot then records from the start what its compiled code
+ * depends on, so that a later {@code jetw attach} retransforms without throwing all compiled code away.
  */
 public final class AgentEntry {
 
@@ -36,13 +41,30 @@ public final class AgentEntry {
     /** Where the attach tool reads why a {@code command=listen} load failed (the launcher sets it too). */
     static final String LOAD_ERROR_PROPERTY = "jetw.agent.loadError";
 
+    /**
+     * Set to "true" by a standby premain; the core reads it (by this name) to tell that the JVM was started so, and
+     * {@code jetw list} shows it.
+     */
+    static final String STANDBY_PROPERTY = "jetw.agent.standby";
+    /** The whole option string of a standby start (case and surrounding blanks aside; with anything else the core says why not). */
+    static final String STANDBY = "standby";
+
     private static IsolatedClassLoader agentLoader;
 
     private AgentEntry() {
     }
 
     public static void premain(String options, Instrumentation inst) {
+        if (isStandby(options)) {
+            System.setProperty(STANDBY_PROPERTY, "true");
+            return;
+        }
         launch("premain", options, inst);
+    }
+
+    /** Whether the option string is exactly {@code standby}; {@code standby} with other options goes on to the core, which rejects it. */
+    static boolean isStandby(String options) {
+        return options != null && options.trim().equalsIgnoreCase(STANDBY);
     }
 
     public static void agentmain(String options, Instrumentation inst) {

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.BlockingQueue;
@@ -22,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * given attaches to its own JVM ({@code jetw attach PID OPTIONS}) while one JVM is left alone, and each runs
  * {@code after} more seconds. For each, against its own rate over the {@code baseline} seconds before that instant:
  * the work lost over the {@code after} seconds, in baseline-seconds, and the longest stretch below 0.5 × (the JVM left
- * alone shows what noise alone gives). The arms run one after the other, their order rotated from round to round.
+ * alone shows what noise alone gives). The arms run one after the other, their order rotated from round to round and
+ * reversed every other round.
  * Usage, after {@code mvn -o -q package -pl benchmarks,agent/dist -am -DskipTests} (one jar or several, e.g. before
  * and after a change):
  *
@@ -31,8 +33,11 @@ import java.util.concurrent.TimeUnit;
  * An arm {@code JAR::OPTIONS} attaches that jar with OPTIONS added to the common options (e.g. two arms of one jar,
  * {@code jetw-agent.jar::attachHot=now jetw-agent.jar::attachHot=defer}); {@code JAR::=OPTIONS} attaches with OPTIONS instead
  * of the common options (e.g. the one-class floor in the same run, {@code jetw-agent.jar::=include=dev.jetw.bench.real.PacedShop}).
+ * An arm may start with JVM flags for its own target JVM only, before the jar and separated by spaces (each flag starts
+ * with {@code -}), e.g. {@code '-javaagent:jetw-agent.jar=standby jetw-agent.jar::=include=dev.jetw.bench.real.PacedShop'}:
+ * the same attach against a JVM started with an agent (docs/attach-ramp.md, JDK 17).
  *
- * System properties: pairs (3: rounds of all arms), warm (20 s), after (30 s), baseline (5 s), options ({@code include=org.h2.**}; the
+ * System properties: pairs (3: rounds of all arms), warmup (0: rounds of all arms run first and left out of the summary), warm (20 s), after (30 s), baseline (5 s), options ({@code include=org.h2.**}; the
  * attach options, to which {@code backend=portable,file=...} is added), detach (true: detach at the end and report how
  * long the command took), jvmFlags (extra flags for both arms' JVMs, split at spaces; {@code {run}} becomes the
  * run's name, e.g. {@code -Xlog:safepoint:file=/tmp/sp-{run}.log}), keep (false: keep the attached run's trace and each child's other output), java (the children's java, default this one's).
@@ -42,6 +47,8 @@ public final class AttachTransientRun {
     private final List<Path> agents = new ArrayList<>();
     /** Per agent arm: options added to {@link #options} (after {@code ::} in its argument), or "". */
     private final List<String> armOptions = new ArrayList<>();
+    /** Per agent arm: the JVM flags given before its jar, for its target JVM only (empty: none). */
+    private final List<List<String>> armFlags = new ArrayList<>();
     private final Path classpath;
     private final Path dir;
     private final String java = System.getProperty("java", Paths.get(System.getProperty("java.home"), "bin", "java").toString());
@@ -54,7 +61,15 @@ public final class AttachTransientRun {
     private final boolean keep = Boolean.getBoolean("keep");
 
     private AttachTransientRun(String[] agents) throws IOException {
-        for (String a : agents) {
+        for (String arm : agents) {
+            List<String> flags = new ArrayList<>(Arrays.asList(arm.trim().split(" +")));
+            String a = flags.remove(flags.size() - 1); // the jar (and its options) comes last, after any flags
+            for (String f : flags) {
+                if (!f.startsWith("-")) {
+                    throw new IllegalArgumentException("arm '" + arm + "': '" + f + "' is not a JVM flag (flags come before the jar and start with -)");
+                }
+            }
+            this.armFlags.add(flags);
             int sep = a.indexOf("::");
             this.agents.add(Paths.get(sep < 0 ? a : a.substring(0, sep)).toAbsolutePath());
             this.armOptions.add(sep < 0 ? "" : "," + a.substring(sep + 2));
@@ -77,11 +92,18 @@ public final class AttachTransientRun {
         for (int a = 0; a < arms; a++) {
             results.add(new ArrayList<>());
         }
-        for (int p = 0; p < pairs; p++) {
+        int warmup = Integer.getInteger("warmup", 0);
+        for (int p = -warmup; p < pairs; p++) {
             for (int k = 0; k < arms; k++) {
-                int a = (k + p) % arms;
+                // Rotated from round to round, and run backwards every other round (a warm-up round is named w0, w1...).
+                int step = Math.floorMod(p, 2) == 0 ? k : arms - 1 - k;
+                int a = Math.floorMod(step + p, arms);
                 Path agent = a == 0 ? null : run.agents.get(a - 1);
-                results.get(a).add(run.arm("r" + p + (a == 0 ? "-alone" : "-attach" + a), agent, a == 0 ? "" : run.armOptions.get(a - 1)));
+                Arm arm = run.arm((p < 0 ? "w" + (p + warmup) : "r" + p) + (a == 0 ? "-alone" : "-attach" + a), agent,
+                        a == 0 ? "" : run.armOptions.get(a - 1), a == 0 ? Collections.emptyList() : run.armFlags.get(a - 1));
+                if (p >= 0) {
+                    results.get(a).add(arm);
+                }
             }
         }
         System.out.println("-- summary, mean [95 % CI] over " + pairs + " rounds");
@@ -99,7 +121,8 @@ public final class AttachTransientRun {
                 attach[p] = rs.get(p).commandMillis;
                 detach[p] = rs.get(p).detachMillis;
             }
-            System.out.println("attached with " + run.agents.get(a - 1) + run.armOptions.get(a - 1) + ":");
+            System.out.println("attached with " + run.agents.get(a - 1) + run.armOptions.get(a - 1)
+                    + (run.armFlags.get(a - 1).isEmpty() ? "" : " to a JVM started with " + String.join(" ", run.armFlags.get(a - 1))) + ":");
             System.out.println("  lost " + RealWorkloadRun.meanAndInterval(lost, "%.2f") + " baseline-s " + Arrays.toString(round2(lost))
                     + "; minus the JVM left alone in the same round " + RealWorkloadRun.meanAndInterval(diff, "%.2f"));
             System.out.println("  longest below 0.5 x " + Arrays.toString(round2(below(rs))) + " s");
@@ -132,8 +155,11 @@ public final class AttachTransientRun {
         return r;
     }
 
-    /** One JVM: warm, the instant (an attach of {@code agent}, or nothing when null), the window, then detach (if attached) and quit. */
-    private Arm arm(String name, Path agent, String extraOptions) throws Exception {
+    /**
+     * One JVM (started with {@link #jvmFlags} and then {@code targetFlags}): warm, the instant (an attach of {@code agent},
+     * or nothing when null), the window, then detach (if attached) and quit.
+     */
+    private Arm arm(String name, Path agent, String extraOptions, List<String> targetFlags) throws Exception {
         boolean attachNow = agent != null;
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
@@ -142,6 +168,7 @@ public final class AttachTransientRun {
                 cmd.add(f.replace("{run}", name));
             }
         }
+        cmd.addAll(targetFlags);
         cmd.add("-cp");
         cmd.add(classpath.toString());
         cmd.add(PacedShop.class.getName());

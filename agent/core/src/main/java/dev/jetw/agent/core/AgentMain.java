@@ -43,6 +43,10 @@ public final class AgentMain {
     static final String LOAD_ERROR_PROPERTY = "jetw.agent.loadError";
     /** The JVM's one control channel, once open. */
     private static ControlChannel channel;
+    /** Whether a session was started in this JVM before (its first retransformation, if any, is paid: FirstRetransformNote). */
+    private static boolean sessionStarted;
+    /** The attach's {@link FirstRetransformNote} while its session runs (status repeats it), or null. */
+    private static String firstRetransformNote;
 
     private AgentMain() {
     }
@@ -168,6 +172,16 @@ public final class AgentMain {
         return out;
     }
 
+    /** {@link #warnings}, and at an attach what the JVM itself will do to the application at the first retransformation. */
+    private static List<String> attachWarnings(AgentOptions o) {
+        List<String> out = warnings(o);
+        firstRetransformNote = FirstRetransformNote.forThisJvm(sessionStarted);
+        if (firstRetransformNote != null) {
+            out.add(firstRetransformNote);
+        }
+        return out;
+    }
+
     /**
      * The agent starts under the lock; the reply waits for its attach ramp outside it, so that status (the ramp's
      * progress) and detach are answered meanwhile.
@@ -186,7 +200,7 @@ public final class AgentMain {
                     throw new ConfigException(o.command != null ? "command" : "out", o.command != null ? o.command : o.out.toString(),
                             "the attach tool's options take no command= or out=");
                 }
-                warnings = warnings(o);
+                warnings = attachWarnings(o);
                 started = start(o, channelInst, null, options, Agent.Start.ATTACH_RAMP);
             } catch (Throwable t) {
                 String reply = failureLine(t);
@@ -251,7 +265,7 @@ public final class AgentMain {
         if (repeated != null) {
             return repeated;
         }
-        for (String w : warnings(o)) {
+        for (String w : when == Agent.Start.ATTACH_RAMP ? attachWarnings(o) : warnings(o)) {
             System.err.println("jetw: warning: " + w);
         }
         Agent started = start(o, inst, backend, options, when);
@@ -260,7 +274,11 @@ public final class AgentMain {
     }
 
     private static String status() {
-        return current == null ? "jetw: status: no jetw agent is attached in this JVM" : current.status();
+        if (current == null) {
+            return "jetw: status: no jetw agent is attached in this JVM";
+        }
+        String note = firstRetransformNote;
+        return current.status() + (note == null ? "" : "compiled code:       " + note + "\n");
     }
 
     private static String dump(Path file) {
@@ -274,6 +292,7 @@ public final class AgentMain {
         Agent a = current;
         current = null;
         currentOptions = null;
+        firstRetransformNote = null;
         return "jetw agent detached: " + a.stop(true);
     }
 
@@ -314,6 +333,7 @@ public final class AgentMain {
         }
         EtwBackend b = backend != null ? backend : EtwBackends.create(o.backend);
         current = Agent.start(o, inst, b, when);
+        sessionStarted = true;
         currentOptions = attachOptions(options);
         return current;
     }

@@ -79,7 +79,7 @@ public final class JetwCli {
             new String[] {"detach", "<pid>", "remove all instrumentation and stop the session the agent started"},
             new String[] {"status", "<pid>", "session, methods instrumented, events written and lost, internal errors"},
             new String[] {"dump", "<pid> [FILE]", "write what the session holds now (the ring, or a copy of the file) to a new .etl; tracing goes on"},
-            new String[] {"list", "", "JVMs on this host (pid, jetw attached or not, main class)"},
+            new String[] {"list", "", "JVMs on this host (pid, jetw attached, standby or not, main class)"},
             new String[] {"etl", "<command> FILE...", etl},
             new String[] {"mof", "", "print the MOF schema of jetw's events (mofcomp it on Windows for tracerpt/WPA)"},
             new String[] {"selftest", "[--dir FOLDER] [--backend auto|windows|portable]", "trace, read back and judge a test workload on this machine; prints a verdict per step"});
@@ -307,11 +307,15 @@ public final class JetwCli {
         return OK;
     }
 
-    /** "attached", "-" (not attached) or "?" (could not ask in time). */
+    /** "attached", "standby" (started with -javaagent:jetw-agent.jar=standby, not attached), "-" (neither) or "?" (could not ask in time). */
     private static String jetwState(Future<Properties> probe, long deadline) {
         try {
             Properties properties = probe.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            return properties == null ? "?" : "true".equals(properties.getProperty(AgentLauncher.ACTIVE_PROPERTY)) ? "attached" : "-";
+            if (properties == null) {
+                return "?";
+            }
+            return "true".equals(properties.getProperty(AgentLauncher.ACTIVE_PROPERTY)) ? "attached"
+                    : "true".equals(properties.getProperty(AgentLauncher.STANDBY_PROPERTY)) ? "standby" : "-";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "?";

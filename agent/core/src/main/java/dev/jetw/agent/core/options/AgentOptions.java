@@ -265,8 +265,23 @@ public final class AgentOptions {
         try {
             return OptionTokenizer.tokenize(text, listKeys);
         } catch (OptionTokenizer.Malformed m) {
+            if (m.key.equalsIgnoreCase(STANDBY)) {
+                throw standbyNotAlone(m.value);
+            }
             throw new ConfigException(m.key, m.value, m.reason);
         }
+    }
+
+    /**
+     * {@code standby}: the whole option string of a start-up that waits for a later attach. The entry class
+     * ({@code dev.jetw.agent.AgentEntry}, agent/dist) takes it alone before the core is loaded, so it reaches the
+     * options only where it is wrong: with a value, with other options, or given to {@code jetw attach}.
+     */
+    public static final String STANDBY = "standby";
+
+    static ConfigException standbyNotAlone(String value) {
+        return new ConfigException(STANDBY, value, "allowed only alone and at start-up, as -javaagent:jetw-agent.jar=standby"
+                + " (the JVM then waits for jetw attach PID OPTIONS, which gives the tracing options)");
     }
 
     /**
@@ -440,6 +455,8 @@ public final class AgentOptions {
                     return;
                 case "preset":
                     return; // applied before everything else
+                case STANDBY:
+                    throw standbyNotAlone(value);
                 case JvmFamilies.KEY:
                     jvm = JvmFamilies.parse(key, value);
                     return;
@@ -455,7 +472,7 @@ public final class AgentOptions {
         }
 
         static final String[] AGENT_KEYS = {"include", "exclude", "annotation", "level", "exceptionLevel", "enableLevel",
-            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "propagate", "trivial", "uninstrumentRate", HotMethods.KEY, AttachHot.KEY, "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY};
+            "backend", "config", "maxMethods", "bootstrap", "verbose", "threshold", "adaptive", "propagate", "trivial", "uninstrumentRate", HotMethods.KEY, AttachHot.KEY, "command", "out", "dumpFile", "dumpOnExit", "preset", JvmFamilies.KEY, JvmFamilies.THRESHOLD_KEY, STANDBY};
 
         /** Agent keys are case-insensitive, like the session keys. */
         static String canonical(String key) {

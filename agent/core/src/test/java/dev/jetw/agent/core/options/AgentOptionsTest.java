@@ -312,4 +312,19 @@ class AgentOptionsTest {
         ConfigException e = assertThrows(ConfigException.class, () -> AgentOptions.parse("hotMethods=" + noBom));
         assertTrue(e.getMessage().contains("not UTF-8 text, nor UTF-16 with a byte-order mark"), e.getMessage());
     }
+
+    /**
+     * standby is taken whole by the entry class before the core loads (AgentEntryTest); what reaches the options is
+     * always a misuse, and each gets one line naming the option and the one allowed form.
+     */
+    @Test
+    void standbyIsRefusedWithAValueWithOtherOptionsOrAtAttach() {
+        for (String bad : new String[] {"standby", "standby,include=com.acme.**", "include=com.acme.**,standby",
+                "standby=true", "STANDBY=yes", "include=com.acme.**,standby=1"}) {
+            ConfigException e = assertThrows(ConfigException.class, () -> AgentOptions.parse(bad), bad);
+            assertEquals("standby", e.key().toLowerCase(java.util.Locale.ROOT), bad);
+            assertTrue(e.getMessage().contains("allowed only alone and at start-up, as -javaagent:jetw-agent.jar=standby"), e.getMessage());
+            assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        }
+    }
 }
