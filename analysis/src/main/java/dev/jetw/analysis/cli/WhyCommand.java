@@ -236,7 +236,7 @@ final class WhyCommand {
     private static String text(Path f, String session, Options o, Integer thread, Scan scan, List<Breakdown> found,
                                long sessionStart) {
         StringBuilder s = new StringBuilder();
-        s.append("== ").append(f).append(" (session ").append(session).append("): ").append(selection(o, scan, found.size()));
+        s.append("== ").append(f).append(" (session ").append(Text.safe(session)).append("): ").append(selection(o, scan, found.size()));
         if (thread != null) {
             s.append(", thread ").append(thread);
         }
@@ -252,9 +252,9 @@ final class WhyCommand {
         for (Breakdown b : found) {
             ExplainedCall c = b.call;
             s.append('#').append(i++).append(' ').append(Text.millis(b.wall())).append(" ms  ")
-                    .append(scan.names.method(c.methodId)).append("  inst ").append(c.instanceId).append("  thread ")
+                    .append(Text.safe(scan.names.method(c.methodId))).append("  inst ").append(c.instanceId).append("  thread ")
                     .append(c.threadId);
-            String name = scan.names.thread(c.processId, c.threadId);
+            String name = Text.safe(scan.names.thread(c.processId, c.threadId));
             if (name != null) {
                 s.append(" \"").append(name).append('"');
             }
@@ -293,7 +293,7 @@ final class WhyCommand {
                 }
                 for (Map.Entry<String, Usage> j : b.jvm.entrySet()) {
                     Usage u = j.getValue();
-                    row(s, b, j.getKey(), u.time, u.count + " event" + (u.count == 1 ? "" : "s")
+                    row(s, b, Text.safe(j.getKey()), u.time, u.count + " event" + (u.count == 1 ? "" : "s")
                             + (u.stopsEveryThread ? ", stops every thread" : ""));
                 }
             }
@@ -327,7 +327,7 @@ final class WhyCommand {
                 StringBuilder d = new StringBuilder().append(w.wakeups).append(w.wakeups == 1 ? " wake-up at +"
                         : " wake-ups, the longest wait ended at +").append(Text.millis(w.at - sessionStart)).append(" ms");
                 if (w.call != null) {
-                    d.append(", in ").append(scan.names.method(w.call.methodId)).append(" (inst ").append(w.call.instanceId)
+                    d.append(", in ").append(Text.safe(scan.names.method(w.call.methodId))).append(" (inst ").append(w.call.instanceId)
                             .append(')');
                 } else if (w.tracedThread >= 0) {
                     d.append(", in no traced call");
@@ -415,7 +415,7 @@ final class WhyCommand {
     /** "thread "hog" (tid 7001, pid 7000 "sh")", "thread (tid 7001)". */
     private static String holderName(long tid, Scan scan) {
         int pid = processOf(tid, scan);
-        String n = scan.labels.name(tid, pid);
+        String n = Text.safe(scan.labels.name(tid, pid));
         StringBuilder s = new StringBuilder("thread ");
         if (n != null) {
             s.append('"').append(n).append("\" ");
@@ -423,7 +423,7 @@ final class WhyCommand {
         s.append("(tid ").append(tid);
         if (pid >= 0) {
             s.append(", pid ").append(pid);
-            String p = scan.processNames.name(pid);
+            String p = Text.safe(scan.processNames.name(pid));
             if (p != null) {
                 s.append(" \"").append(p).append('"');
             }
@@ -436,13 +436,13 @@ final class WhyCommand {
         if (pid < 0) {
             return "unknown processes";
         }
-        String p = scan.processNames.name(pid);
+        String p = Text.safe(scan.processNames.name(pid));
         return p != null ? "\"" + p + "\" (pid " + pid + ")" : "pid " + pid;
     }
 
-    /** "thread "holder" (tid 1234)", "an interrupt or idle CPU": a waker as {@link ThreadLabels} names it. */
+    /** "thread "holder" (tid 1234)", "an interrupt or idle CPU": a waker as {@link ThreadLabels} names it, for text. */
     static String wakerName(Waker w, Scan scan) {
-        return scan.labels.waker(w.threadId, w.processId);
+        return Text.safe(scan.labels.waker(w.threadId, w.processId));
     }
 
     /** The notes every breakdown has (what the trace as a whole holds): printed once. */
@@ -518,7 +518,7 @@ final class WhyCommand {
             Waker main = b.wakers.get(0);
             s.append(" | woken by ").append(wakerName(main, scan)).append(' ').append(Text.millis(main.waited));
             if (main.call != null) {
-                s.append(" in ").append(scan.names.method(main.call.methodId));
+                s.append(" in ").append(Text.safe(scan.names.method(main.call.methodId)));
             }
         }
         if (b.diskIo != null && b.diskIo.count > 0) {
@@ -687,7 +687,7 @@ final class WhyCommand {
         if (u.flushes > 0) {
             parts.add(u.flushes + (u.flushes == 1 ? " flush" : " flushes"));
         }
-        return String.join(", ", parts) + "; most waited on " + u.mostWaitedOn + " (" + Text.millis(u.mostWaitedTime)
+        return String.join(", ", parts) + "; most waited on " + Text.safe(u.mostWaitedOn) + " (" + Text.millis(u.mostWaitedTime)
                 + " ms, " + u.mostWaitedOperations + (u.mostWaitedOperations == 1 ? " operation)" : " operations)");
     }
 

@@ -246,4 +246,53 @@ class WhyCpuHoldersTest {
         assertNull(c.get("cpusWhileReady"));
         assertFalse(run("why", f.toString()).out().contains("CPUs while ready"));
     }
+
+    /** No C0 control but the line ends, no DEL, no C1 control: nothing a terminal acts on. */
+    static void noControls(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            assertFalse(c != '\n' && Text.control(c), "control U+" + Integer.toHexString(c) + " at " + i + ": " + text);
+        }
+    }
+
+    /**
+     * Another local user's thread named ESC "[2J" newline "FAKE" and its process named with a C1 CSI and DEL: why's text
+     * escapes them (no control reaches the terminal, no line is forged), as do dump's and the JSON (which keeps the
+     * names exact once parsed).
+     */
+    @Test
+    void controlCharactersInTheNamesAreEscapedInTheText() throws IOException {
+        String thread = "x\u001b[2J\nFAKE";
+        String process = "p\u009b2J\u007f";
+        Path f = trace(2, 1, b -> {
+            b.record(process(ts(b, 0.9), 3, 8000, 1, process));
+            b.record(thread(ts(b, 1), 3, 8000, 7004, thread));
+            b.record(cswitch(ts(b, 2), 7004, 0, WAITING, 0));
+        });
+        String text = run("why", f.toString()).out();
+        noControls(text);
+        assertTrue(text.contains("thread \"x\\u001b[2J\\nFAKE\" (tid 7004, pid 8000 \"p\\u009b2J\\u007f\")"), text);
+        assertTrue(text.contains("\"p\\u009b2J\\u007f\" (pid 8000)"), text);
+        assertFalse(text.contains("\nFAKE"), "a forged line: " + text);
+        String dump = run("dump", f.toString()).out();
+        noControls(dump);
+        assertTrue(dump.contains("x\\u001b[2J\\nFAKE"), dump);
+        EtlToolTest.Run json = run("why", "--json", f.toString());
+        noControls(json.out());
+        Map<?, ?> cpus = (Map<?, ?>) ((Map<?, ?>) ((List<?>) MiniJson.object(json.out()).get("calls")).get(0))
+                .get("cpusWhileReady");
+        Map<?, ?> holder = (Map<?, ?>) ((List<?>) cpus.get("threads")).stream()
+                .filter(t -> lng(((Map<?, ?>) t).get("threadId")) == 7004L).findFirst().orElseThrow();
+        assertEquals(thread, holder.get("name"));
+        assertEquals(process, holder.get("processName"));
+    }
+
+    @Test
+    void textEscapesC0DelAndC1AndNothingElse() {
+        assertEquals("a\\nb\\rc\\td\\u001be\\u007ff\\u0080g\\u009fh\\u0000", Text.safe("a\nb\rc\td\u001be\u007ff\u0080g\u009fh\u0000"));
+        assertEquals("C:\\Temp\\a.txt \u00a0\u00e9\u4e2d", Text.safe("C:\\Temp\\a.txt \u00a0\u00e9\u4e2d"));
+        String plain = "sh";
+        assertTrue(plain == Text.safe(plain), "a clean name is not copied");
+        assertNull(Text.safe(null));
+    }
 }
