@@ -22,6 +22,7 @@ import dev.jetw.analysis.why.Waker;
 import dev.jetw.analysis.why.WakerCalls;
 import dev.jetw.analysis.why.WhyAnalysis;
 import dev.jetw.etl.EventType;
+import dev.jetw.etl.SessionNotice;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -59,11 +60,38 @@ final class WhyCommand {
         final TracedThreads traced = new TracedThreads();
         final ThreadLabels labels = new ThreadLabels(names, kernelNames, traced);
         final CallSelector selector;
+        /** The WRITER notice's text (what wrote the file), or null (ETW wrote it, or the notice had no room). */
+        String writer;
 
         Scan(CallSelector selector) {
             this.selector = selector;
         }
+
+        /**
+         * Whether the trace's context switches are those of the traced processes' threads only: the portable
+         * backend's (it names itself in the WRITER notice of every file it writes, in buffer 0), whose only kernel
+         * source is the Linux collector, whose pid filter records a switch only when a followed thread leaves or
+         * takes a CPU (docs/linux-kernel-events.md). ETW's kernel logger records every switch.
+         */
+        boolean switchesOfTracedThreadsOnly() {
+            return writer != null && writer.startsWith(PORTABLE_WRITER);
+        }
+
+        /**
+         * The threads every switch of which is in the trace (the traced processes': jetw's threads and the threads
+         * the kernel's Thread records give those processes), or null when every thread's is.
+         */
+        java.util.function.LongPredicate recordedInFull() {
+            if (!switchesOfTracedThreadsOnly()) {
+                return null;
+            }
+            java.util.Set<Integer> processes = traced.processes();
+            return tid -> traced.ofKernelThread(tid) >= 0 || processes.contains(kernelNames.processId(tid));
+        }
     }
+
+    /** How the portable backend's WRITER notice begins ("jetw portable backend, Java 17.0.15, Linux 6.18.0 amd64"). */
+    static final String PORTABLE_WRITER = "jetw portable backend";
 
     private WhyCommand() {
     }
@@ -106,6 +134,10 @@ final class WhyCommand {
             JetwEvent e = JetwEvent.decode(r);
             s.names.accept(r, e);
             if (e == null) {
+                SessionNotice n = SessionNotice.decode(r);
+                if (n != null && n.isWriter()) {
+                    s.writer = n.text();
+                }
                 KernelEvent k = KernelClass.isKernelRecord(r) ? KernelDecoder.decode(r) : null;
                 if (k != null) {
                     s.contents.kernel(k);
@@ -191,7 +223,7 @@ final class WhyCommand {
             wakers.finish();
         }
         if (whoHeldCpus) {
-            whoHeldCpus(file, analysis, progress);
+            whoHeldCpus(file, scan, analysis, progress);
         }
         return analysis.breakdowns(wakers);
     }
@@ -201,10 +233,10 @@ final class WhyCommand {
      * processor), in time order (TimeOrderedRecords: each CPU's switches must come in order). Read only when a
      * call was ready and the buffers are per CPU.
      */
-    private static void whoHeldCpus(Path file, WhyAnalysis analysis, Progress progress) throws IOException {
+    private static void whoHeldCpus(Path file, Scan scan, WhyAnalysis analysis, Progress progress) throws IOException {
         try (EtlReader reader = EtlReader.open(file)) {
             boolean perCpu = reader.header().buffersPerProcessor();
-            CpuHolders holders = analysis.cpuHolders(reader.header().numberOfProcessors(), perCpu);
+            CpuHolders holders = analysis.cpuHolders(reader.header().numberOfProcessors(), perCpu, scan.recordedInFull());
             if (!perCpu || !holders.anyReady()) {
                 return;
             }
@@ -354,7 +386,8 @@ final class WhyCommand {
      * "2 CPUs x 2.000 ms: thread "hog" (tid 7001, pid 7000 "sh") 1.500 ms 75.0%, idle 0.500 ms 25.0%, 2 more
      * threads 0.800 ms 40.0%, switches not recorded 0.100 ms 5.0%, unknown 0.100 ms 5.0%; by process: "sh"
      * (pid 7000) 2.300 ms 115.0%, ...": who held the CPUs while the thread was ready, each as a share of the ready
-     * time (they add up to CPUs x 100%).
+     * time (they add up to CPUs x 100%, up to rounding: each share is rounded to 0.1%); "at most" before an upper
+     * bound (a trace of the traced processes' switches only: another process's thread, idle).
      */
     static String readyCpusDetail(ReadyCpus r, Scan scan) {
         StringBuilder d = new StringBuilder().append(r.cpus.size()).append(r.cpus.size() == 1 ? " CPU x " : " CPUs x ")
@@ -362,19 +395,21 @@ final class WhyCommand {
         List<String> parts = new ArrayList<>();
         long restTime = 0;
         int rest = 0;
+        boolean restAtMost = false;
         for (ReadyCpus.Holder h : r.threads) {
             if (parts.size() < HOLDERS_SHOWN) {
-                parts.add(holderName(h.threadId, scan) + " " + share(h.time, r));
+                parts.add(holderName(h.threadId, scan) + " " + atMost(h.atMost) + share(h.time, r));
             } else {
                 restTime += h.time;
                 rest++;
+                restAtMost |= h.atMost;
             }
         }
         if (rest > 0) {
-            parts.add(rest + " more thread" + (rest == 1 ? " " : "s ") + share(restTime, r));
+            parts.add(rest + " more thread" + (rest == 1 ? " " : "s ") + atMost(restAtMost) + share(restTime, r));
         }
         if (r.idle > 0) {
-            parts.add("idle " + share(r.idle, r));
+            parts.add("idle " + atMost(r.idleAtMost) + share(r.idle, r));
         }
         if (r.notRecorded > 0) {
             parts.add("switches not recorded " + share(r.notRecorded, r));
@@ -388,7 +423,7 @@ final class WhyCommand {
             List<String> p = new ArrayList<>();
             for (int i = 0; i < processes.size() && i < HOLDERS_SHOWN; i++) {
                 ReadyCpus.ProcessHolder h = processes.get(i);
-                p.add(processLabel(h.processId, scan) + " " + share(h.time, r));
+                p.add(processLabel(h.processId, scan) + " " + atMost(h.atMost) + share(h.time, r));
             }
             if (processes.size() > HOLDERS_SHOWN) {
                 p.add((processes.size() - HOLDERS_SHOWN) + " more");
@@ -396,6 +431,11 @@ final class WhyCommand {
             d.append("; by process: ").append(String.join(", ", p));
         }
         return d.toString();
+    }
+
+    /** "at most " before an upper bound (a trace of some threads' switches only: {@link ReadyCpus.Holder#atMost}). */
+    private static String atMost(boolean atMost) {
+        return atMost ? "at most " : "";
     }
 
     private static String share(long time, ReadyCpus r) {
@@ -628,8 +668,10 @@ final class WhyCommand {
 
     /**
      * {@code "cpusWhileReady": {readyMs, cpus, cpuMs, threads: [{threadId, processId, name, processName, ms,
-     * shareOfReady}], moreThreads, moreThreadsMs, idleMs, unknownMs: {beforeFirstSwitch, notRecorded},
-     * processes: [{processId, name, threads, ms, shareOfReady}]}} or null.
+     * shareOfReady, atMost}], moreThreads, moreThreadsMs, moreThreadsAtMost, idleMs, idleAtMost, unknownMs:
+     * {beforeFirstSwitch, notRecorded}, processes: [{processId, name, threads, ms, shareOfReady, atMost}],
+     * switchesOfTracedThreadsOnly}} or null; atMost: the time is an upper bound (a trace of the traced processes'
+     * switches only, for another process's thread or idle).
      */
     private static void readyCpusJson(JsonWriter w, ReadyCpus r, Scan scan) {
         w.name("cpusWhileReady");
@@ -654,11 +696,16 @@ final class WhyCommand {
                     .name("name").value(scan.labels.name(h.threadId, pid))
                     .name("processName").value(pid >= 0 ? scan.processNames.name(pid) : null)
                     .name("ms").value(h.time / 10_000.0, 4).name("shareOfReady").value((double) h.time / r.ready, 4)
-                    .endObject();
+                    .name("atMost").value(h.atMost).endObject();
         }
         int rest = Math.max(0, r.threads.size() - HOLDERS_LISTED);
-        w.endArray().name("moreThreads").value(rest).name("moreThreadsMs").value(restTime / 10_000.0, 4);
-        w.name("idleMs").value(r.idle / 10_000.0, 4);
+        boolean restAtMost = false;
+        for (int i = HOLDERS_LISTED; i < r.threads.size(); i++) {
+            restAtMost |= r.threads.get(i).atMost;
+        }
+        w.endArray().name("moreThreads").value(rest).name("moreThreadsMs").value(restTime / 10_000.0, 4)
+                .name("moreThreadsAtMost").value(restAtMost);
+        w.name("idleMs").value(r.idle / 10_000.0, 4).name("idleAtMost").value(r.idleAtMost);
         w.name("unknownMs").beginObject().name("beforeFirstSwitch").value(r.beforeFirstSwitch / 10_000.0, 4)
                 .name("notRecorded").value(r.notRecorded / 10_000.0, 4).endObject();
         w.name("processes").beginArray();
@@ -667,9 +714,9 @@ final class WhyCommand {
             w.beginObject().name("processId").value(p.processId)
                     .name("name").value(p.processId >= 0 ? scan.processNames.name(p.processId) : null)
                     .name("threads").value(p.threads).name("ms").value(p.time / 10_000.0, 4)
-                    .name("shareOfReady").value((double) p.time / r.ready, 4).endObject();
+                    .name("shareOfReady").value((double) p.time / r.ready, 4).name("atMost").value(p.atMost).endObject();
         }
-        w.endArray().endObject();
+        w.endArray().name("switchesOfTracedThreadsOnly").value(r.someThreadsOnly).endObject();
     }
 
     /** "2 reads 8192 bytes, 1 write 4096 bytes, 1 flush; most waited on /data/db.mv (3.100 ms, 3 operations)", or "none". */

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongPredicate;
 
 /**
  * Who held the CPUs while chosen calls' threads were ready, waiting for a CPU: given the ready stretches of
@@ -21,6 +22,13 @@ import java.util.TreeMap;
  * switches between are not in the trace, as on Linux, where only switches to or from the traced JVM's threads
  * are recorded, or a switch-in missing as {@link CpuTimeline} says); after its last switch, the thread it
  * switched in. So, per call, the holders' time, idle and unknown add up to ready time × the CPUs seen.
+ *
+ * <p>A trace whose switches cover some threads only (the portable backend on Linux records only switches to or
+ * from the traced processes' threads: {@code recordedInFull} says whose) hides whatever ran between two recorded
+ * switches that meet at a thread it does not cover (T to idle, idle to X and X to idle unrecorded, idle to U): such a
+ * thread's time, and idle, is an upper bound there ({@link ReadyCpus.Holder#atMost}, {@link ReadyCpus#idleAtMost}),
+ * and after a CPU's last switch in the trace anything may have run, unless it switched in a covered thread (whose
+ * switch out would be in the trace): that time is not recorded.
  *
  * <p>Memory: the chosen calls' ready stretches and a slot per CPU; the switches are not kept. Work: a stretch
  * never overlaps another of its call, yet one call's long stretch (a thread starved for seconds) may span
@@ -52,10 +60,21 @@ public final class CpuHolders {
     private final List<Map<Long, Long>> held = new ArrayList<>();
     /** Per CPU seen: {occupant thread id, since}. */
     private final Map<Integer, long[]> cpus = new TreeMap<>();
+    /** The threads every switch of which is in the trace, or null: every thread's (a Windows kernel trace). */
+    private final LongPredicate recordedInFull;
     private boolean finished;
 
     /** {@code stretches.get(i)}: call i's ready stretches, [from, to) pairs that do not overlap each other. */
     CpuHolders(List<List<long[]>> stretches) {
+        this(stretches, null);
+    }
+
+    /**
+     * As {@link #CpuHolders(List)}, for a trace whose switches are those of the threads {@code recordedInFull}
+     * accepts (kernel thread ids) only, or of every thread (null).
+     */
+    CpuHolders(List<List<long[]>> stretches, LongPredicate recordedInFull) {
+        this.recordedInFull = recordedInFull;
         List<long[]> all = new ArrayList<>();
         readyTimes = new long[stretches.size()];
         for (int call = 0; call < stretches.size(); call++) {
@@ -115,14 +134,18 @@ public final class CpuHolders {
         c[1] = t;
     }
 
-    /** After the last switch: each CPU's last occupant holds it to the end. */
+    /**
+     * After the last switch: each CPU's last occupant holds it to the end; in a trace of some threads' switches only,
+     * a thread whose switches are not all recorded (or idle) is not known to, and that time is not recorded.
+     */
     public void finish() {
         if (finished) {
             return;
         }
         finished = true;
         for (long[] c : cpus.values()) {
-            attribute(c[1], Long.MAX_VALUE, c[0]);
+            boolean known = recordedInFull == null || (c[0] != 0 && recordedInFull.test(c[0]));
+            attribute(c[1], Long.MAX_VALUE, known ? c[0] : NOT_RECORDED);
         }
     }
 
@@ -135,7 +158,7 @@ public final class CpuHolders {
         Map<Long, Long> h = new HashMap<>(held.get(call));
         long before = orZero(h.remove(BEFORE_FIRST));
         long gaps = orZero(h.remove(NOT_RECORDED));
-        return new ReadyCpus(readyTimes[call], new ArrayList<>(cpus.keySet()), h, before, gaps);
+        return new ReadyCpus(readyTimes[call], new ArrayList<>(cpus.keySet()), h, before, gaps, recordedInFull);
     }
 
     private static long orZero(Long v) {
