@@ -302,7 +302,7 @@ final class WhyCommand {
             wakerRows(s, b, scan, sessionStart);
             if (b.readyCpus != null) {
                 s.append(String.format(Locale.ROOT, "  %-44s %10s %8s  %s%n", "CPUs while ready (% of the ready time)", "-", "-",
-                        readyCpusDetail(b.readyCpus, scan)));
+                        readyCpusDetail(b.readyCpus, scan, b.call.end)));
             }
             if (b.samples >= 0) {
                 s.append(String.format(Locale.ROOT, "  %-44s %10s %8s  %d sample%s of the thread%n", "CPU samples", "-", "-",
@@ -389,7 +389,7 @@ final class WhyCommand {
      * time (they add up to CPUs x 100%, up to rounding: each share is rounded to 0.1%); "at most" before an upper
      * bound (a trace of the traced processes' switches only: another process's thread, idle).
      */
-    static String readyCpusDetail(ReadyCpus r, Scan scan) {
+    static String readyCpusDetail(ReadyCpus r, Scan scan, long at) {
         StringBuilder d = new StringBuilder().append(r.cpus.size()).append(r.cpus.size() == 1 ? " CPU x " : " CPUs x ")
                 .append(Text.millis(r.ready)).append(" ms:");
         List<String> parts = new ArrayList<>();
@@ -398,7 +398,7 @@ final class WhyCommand {
         boolean restAtMost = false;
         for (ReadyCpus.Holder h : r.threads) {
             if (parts.size() < HOLDERS_SHOWN) {
-                parts.add(holderName(h.threadId, scan) + " " + atMost(h.atMost) + share(h.time, r));
+                parts.add(holderName(h.threadId, scan, at) + " " + atMost(h.atMost) + share(h.time, r));
             } else {
                 restTime += h.time;
                 rest++;
@@ -418,12 +418,12 @@ final class WhyCommand {
             parts.add("unknown " + share(r.beforeFirstSwitch, r));
         }
         d.append(' ').append(parts.isEmpty() ? "no thread" : String.join(", ", parts));
-        List<ReadyCpus.ProcessHolder> processes = r.byProcess(tid -> processOf(tid, scan));
+        List<ReadyCpus.ProcessHolder> processes = r.byProcess(tid -> processOf(tid, scan, at));
         if (!processes.isEmpty()) {
             List<String> p = new ArrayList<>();
             for (int i = 0; i < processes.size() && i < HOLDERS_SHOWN; i++) {
                 ReadyCpus.ProcessHolder h = processes.get(i);
-                p.add(processLabel(h.processId, scan) + " " + atMost(h.atMost) + share(h.time, r));
+                p.add(processLabel(h.processId, scan, at) + " " + atMost(h.atMost) + share(h.time, r));
             }
             if (processes.size() > HOLDERS_SHOWN) {
                 p.add((processes.size() - HOLDERS_SHOWN) + " more");
@@ -442,9 +442,9 @@ final class WhyCommand {
         return Text.millis(time) + " ms " + String.format(Locale.ROOT, "%.1f%%", 100.0 * time / r.ready);
     }
 
-    /** A holder's process: the kernel's Thread records, else jetw's (a traced thread), else -1. */
-    static int processOf(long tid, Scan scan) {
-        int p = scan.kernelNames.processId(tid);
+    /** A holder's process at {@code at}: the kernel's Thread records, else jetw's (a traced thread), else -1. */
+    static int processOf(long tid, Scan scan, long at) {
+        int p = scan.kernelNames.processId(tid, at);
         if (p < 0) {
             long t = scan.traced.ofKernelThread(tid);
             p = t >= 0 ? TracedThreads.processOf(t) : -1;
@@ -453,9 +453,9 @@ final class WhyCommand {
     }
 
     /** "thread "hog" (tid 7001, pid 7000 "sh")", "thread (tid 7001)". */
-    private static String holderName(long tid, Scan scan) {
-        int pid = processOf(tid, scan);
-        String n = Text.safe(scan.labels.name(tid, pid));
+    private static String holderName(long tid, Scan scan, long at) {
+        int pid = processOf(tid, scan, at);
+        String n = Text.safe(scan.labels.name(tid, pid, at));
         StringBuilder s = new StringBuilder("thread ");
         if (n != null) {
             s.append('"').append(n).append("\" ");
@@ -463,7 +463,7 @@ final class WhyCommand {
         s.append("(tid ").append(tid);
         if (pid >= 0) {
             s.append(", pid ").append(pid);
-            String p = Text.safe(scan.processNames.name(pid));
+            String p = Text.safe(scan.processNames.name(pid, at));
             if (p != null) {
                 s.append(" \"").append(p).append('"');
             }
@@ -472,17 +472,17 @@ final class WhyCommand {
     }
 
     /** "\"sh\" (pid 7000)", "pid 7000", "unknown processes". */
-    private static String processLabel(int pid, Scan scan) {
+    private static String processLabel(int pid, Scan scan, long at) {
         if (pid < 0) {
             return "unknown processes";
         }
-        String p = Text.safe(scan.processNames.name(pid));
+        String p = Text.safe(scan.processNames.name(pid, at));
         return p != null ? "\"" + p + "\" (pid " + pid + ")" : "pid " + pid;
     }
 
     /** "thread "holder" (tid 1234)", "an interrupt or idle CPU": a waker as {@link ThreadLabels} names it, for text. */
     static String wakerName(Waker w, Scan scan) {
-        return Text.safe(scan.labels.waker(w.threadId, w.processId));
+        return Text.safe(scan.labels.waker(w.threadId, w.processId, w.at));
     }
 
     /** The notes every breakdown has (what the trace as a whole holds): printed once. */
@@ -610,7 +610,7 @@ final class WhyCommand {
                 w.endObject();
             }
             wakersJson(w, b, scan, sessionStart);
-            readyCpusJson(w, b.readyCpus, scan);
+            readyCpusJson(w, b.readyCpus, scan, b.call.end);
             w.name("samples");
             if (b.samples >= 0) {
                 w.value(b.samples);
@@ -650,7 +650,7 @@ final class WhyCommand {
         w.beginArray();
         for (Waker k : b.wakers) {
             w.beginObject().name("threadId").value(k.threadId).name("processId").value(k.processId);
-            w.name("name").value(scan.labels.name(k.threadId, k.processId));
+            w.name("name").value(scan.labels.name(k.threadId, k.processId, k.at));
             w.name("kind").value(k.isInterruptOrIdle() ? "interrupt or idle CPU" : k.threadId < 0 ? "not named" : "thread");
             w.name("wakeups").value(k.wakeups).name("waitMs").value(k.waited / 10_000.0, 4)
                     .name("atMs").value((k.at - sessionStart) / 10_000.0, 4);
@@ -673,7 +673,7 @@ final class WhyCommand {
      * switchesOfTracedThreadsOnly}} or null; atMost: the time is an upper bound (a trace of the traced processes'
      * switches only, for another process's thread or idle).
      */
-    private static void readyCpusJson(JsonWriter w, ReadyCpus r, Scan scan) {
+    private static void readyCpusJson(JsonWriter w, ReadyCpus r, Scan scan, long at) {
         w.name("cpusWhileReady");
         if (r == null) {
             w.value((String) null);
@@ -691,10 +691,10 @@ final class WhyCommand {
                 restTime += h.time;
                 continue;
             }
-            int pid = processOf(h.threadId, scan);
+            int pid = processOf(h.threadId, scan, at);
             w.beginObject().name("threadId").value(h.threadId).name("processId").value(pid)
-                    .name("name").value(scan.labels.name(h.threadId, pid))
-                    .name("processName").value(pid >= 0 ? scan.processNames.name(pid) : null)
+                    .name("name").value(scan.labels.name(h.threadId, pid, at))
+                    .name("processName").value(pid >= 0 ? scan.processNames.name(pid, at) : null)
                     .name("ms").value(h.time / 10_000.0, 4).name("shareOfReady").value((double) h.time / r.ready, 4)
                     .name("atMost").value(h.atMost).endObject();
         }
@@ -709,10 +709,10 @@ final class WhyCommand {
         w.name("unknownMs").beginObject().name("beforeFirstSwitch").value(r.beforeFirstSwitch / 10_000.0, 4)
                 .name("notRecorded").value(r.notRecorded / 10_000.0, 4).endObject();
         w.name("processes").beginArray();
-        List<ReadyCpus.ProcessHolder> processes = r.byProcess(tid -> processOf(tid, scan));
+        List<ReadyCpus.ProcessHolder> processes = r.byProcess(tid -> processOf(tid, scan, at));
         for (ReadyCpus.ProcessHolder p : processes) {
             w.beginObject().name("processId").value(p.processId)
-                    .name("name").value(p.processId >= 0 ? scan.processNames.name(p.processId) : null)
+                    .name("name").value(p.processId >= 0 ? scan.processNames.name(p.processId, at) : null)
                     .name("threads").value(p.threads).name("ms").value(p.time / 10_000.0, 4)
                     .name("shareOfReady").value((double) p.time / r.ready, 4).name("atMost").value(p.atMost).endObject();
         }

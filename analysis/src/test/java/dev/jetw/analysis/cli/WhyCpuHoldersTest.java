@@ -25,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jetw.etl.EtlFixtureBuilder;
 import dev.jetw.etl.EventType;
 import dev.jetw.etl.JetwSchema;
+import dev.jetw.etl.KernelRecords;
 import dev.jetw.etl.SessionNotice;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -391,5 +392,34 @@ class WhyCpuHoldersTest {
                 assertFalse(linux && notes.stream().anyMatch(n -> n.toString().startsWith("a CPU was idle")), notes.toString());
             }
         }
+    }
+
+    /**
+     * Thread 7001 "spinner" of "hog.exe" held CPU 0 during the call (ready 12..20, the call 10..30); after the call
+     * its id is reused by another process's thread (Process and Thread Start at 50, 51) and pid 7000 by another
+     * image (at 52): the holder keeps the names it had then, in the text and the JSON. Thread 7002, first named at
+     * 15 (inside the call, as the Linux collector names a thread at its first switch with a traced one), is named.
+     */
+    @Test
+    void aThreadIdReusedAfterTheCallDoesNotRenameTheHolder() throws IOException {
+        Path f = trace(2, 1, b -> {
+            b.record(cswitch(ts(b, 2), 7002, 0, WAITING, 0));
+            b.record(KernelRecords.setName(ts(b, 15), 7000, 7002, "first-named"));
+            b.record(process(ts(b, 50), 1, 8000, 1, "later.exe"));
+            b.record(thread(ts(b, 51), 1, 8000, 7001, "latecomer"));
+            b.record(process(ts(b, 52), 1, 7000, 1, "reused.exe"));
+            b.record(thread(ts(b, 53), 1, 7000, 7002, "latecomer2"));
+        });
+        String text = run("why", f.toString()).out();
+        assertTrue(text.contains("thread \"spinner\" (tid 7001, pid 7000 \"hog.exe\")"), text);
+        assertTrue(text.contains("thread \"first-named\" (tid 7002, pid 7000 \"hog.exe\")"), text);
+        assertTrue(text.contains("by process: \"hog.exe\" (pid 7000)"), text);
+        assertFalse(text.contains("latecomer") || text.contains("later.exe") || text.contains("reused.exe"), text);
+        Map<?, ?> cpus = cpusWhileReady(f);
+        Map<?, ?> spinner = holder(cpus, "threads", 7001);
+        assertEquals("spinner", spinner.get("name"));
+        assertEquals(7000L, lng(spinner.get("processId")));
+        assertEquals("hog.exe", spinner.get("processName"));
+        assertEquals("hog.exe", holder(cpus, "processes", 7000).get("name"));
     }
 }
