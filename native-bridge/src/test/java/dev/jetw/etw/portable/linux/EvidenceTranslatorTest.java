@@ -367,6 +367,36 @@ class EvidenceTranslatorTest {
         assertFalse(t.wantsName(500_000), "named once");
     }
 
+    /**
+     * Another process named by a comm beyond Latin-1: its Process/DCStart's ImageFileName is the comm in UTF-8 (not
+     * "???"), as its thread's SetName keeps it in UTF-16.
+     */
+    @Test
+    void aProcessNamedBeyondLatin1KeepsItsName() {
+        Recording out = new Recording();
+        EvidenceTranslator t = new EvidenceTranslator(all(), 100, out, noDisks(), false);
+        t.ownThreadName = tid -> null;
+        t.threadGroupOf = tid -> tid;
+        t.rundown(Collections.singletonList(100), 5L, 1, "java", "");
+        t.applyHandedOver();
+        t.switchedThreadName(0, 10, 4711, "日本語");
+        List<Rec> processes = new ArrayList<>();
+        for (Rec r : out.of(0x03, 3)) {
+            if (r.payload.getInt(8) == 4711) {
+                processes.add(r);
+            }
+        }
+        assertEquals(1, processes.size());
+        byte[] want = "日本語".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] image = new byte[want.length + 1];
+        processes.get(0).payload.position(40);
+        processes.get(0).payload.get(image);
+        assertEquals("日本語", new String(image, 0, want.length, java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(0, image[want.length], "NUL-terminated");
+        List<Rec> names = out.of(0x05, 72);
+        assertEquals("日本語", utf16z(names.get(0).payload, 8));
+    }
+
     /** The int set under the translator's per-switch questions: adds, removes (with the runs behind a hole) and grows. */
     @Test
     void intSetAgreesWithAHashSet() {
