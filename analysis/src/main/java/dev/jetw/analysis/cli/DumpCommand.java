@@ -43,7 +43,7 @@ final class DumpCommand {
                     for (EtlRecord r = reader.next(); r != null; r = reader.next()) {
                         progress.record(reader, 2, 2);
                         if (!r.isLogfileHeader() && o.threadMatches(r.threadId()) && window.contains(r.fileTime())) {
-                            out.println(o.json ? json(reader, r, names, keys) : text(reader, r, names, keys));
+                            out.println(o.json ? json(reader, r, names, keys) : Text.safe(text(reader, r, names, keys)));
                         }
                     }
                     if (keys.resolved() + keys.unresolved() > 0) {
@@ -83,6 +83,7 @@ final class DumpCommand {
     /** The manifest providers' events jetw can name (the .NET runtime's). */
     private static final ManifestDecoder MANIFESTS = ManifestDecoder.bundled();
 
+    /** One record's line; what the trace gives (names, decoded strings) may hold controls: the caller escapes the line. */
     private static String text(EtlReader reader, EtlRecord r, JetwNames names, StackKeys keys) {
         StringBuilder s = new StringBuilder();
         s.append(Text.iso(r.fileTime())).append(" +")

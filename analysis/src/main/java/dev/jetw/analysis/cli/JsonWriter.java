@@ -137,7 +137,8 @@ final class JsonWriter {
                 case '\r': out.append("\\r"); break;
                 case '\t': out.append("\\t"); break;
                 default:
-                    if (c < 0x20 || (c >= 0xD800 && c <= 0xDFFF && !validSurrogate(s, i))) {
+                    // Controls (C0, and DEL and C1: valid JSON raw, yet a terminal may act on them) and lone surrogates.
+                    if (Text.control(c) || (c >= 0xD800 && c <= 0xDFFF && !validSurrogate(s, i))) {
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);

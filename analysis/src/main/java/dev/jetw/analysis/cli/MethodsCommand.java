@@ -128,7 +128,7 @@ final class MethodsCommand {
                 s.append(String.format(Locale.ROOT, "%9d %11s %11s %9s %9s %9s %9s %9s %6d  %s%s%n", m.calls(),
                         Text.millis(m.total()), Text.millis(m.self()), Text.millis(m.mean()),
                         Text.millis(m.quantile(0.5)), Text.millis(m.quantile(0.9)), Text.millis(m.quantile(0.99)),
-                        Text.millis(m.max()), m.exceptions(), names.method(m.methodId()), note));
+                        Text.millis(m.max()), m.exceptions(), Text.safe(names.method(m.methodId())), note));
             }
             if (list.size() > top) {
                 s.append("(").append(list.size() - top).append(" more methods; --top N shows more)\n");

@@ -403,8 +403,8 @@ final class SummaryCommand {
         EtlLogfileInfo h = reader.header();
         StringBuilder s = new StringBuilder();
         line(s, "file", reader.file().toString());
-        line(s, "session", h.loggerName());
-        line(s, "log file", h.logFileName());
+        line(s, "session", Text.safe(h.loggerName()));
+        line(s, "log file", Text.safe(h.logFileName()));
         line(s, "start", Text.iso(h.startTime()));
         if (h.endTime() != 0) {
             line(s, "end", Text.iso(h.endTime()) + "  (" + Text.millis(h.endTime() - h.startTime()) + " ms)");

@@ -30,6 +30,47 @@ final class Text {
         return String.format(Locale.ROOT, "%.3f", hundredNanos / 10_000.0);
     }
 
+    /**
+     * A name the trace gives (a thread's or process's name, a file name, a method, a decoded string) as text output
+     * may print it: the C0 controls, DEL and the C1 controls escaped as backslash-n, -r, -t or backslash-u and four
+     * hex digits (ESC: backslash-u001b), so that a name cannot move the cursor, clear the terminal or forge a line
+     * (another local user's thread may be named ESC "[2J" newline "FAKE"). Anything else unchanged (a backslash too:
+     * Windows paths stay readable); null stays null.
+     */
+    static String safe(String s) {
+        if (s == null) {
+            return null;
+        }
+        int i = 0;
+        while (i < s.length() && !control(s.charAt(i))) {
+            i++;
+        }
+        if (i == s.length()) {
+            return s;
+        }
+        StringBuilder b = new StringBuilder(s.length() + 8).append(s, 0, i);
+        for (; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!control(c)) {
+                b.append(c);
+            } else if (c == '\n') {
+                b.append("\\n");
+            } else if (c == '\r') {
+                b.append("\\r");
+            } else if (c == '\t') {
+                b.append("\\t");
+            } else {
+                b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            }
+        }
+        return b.toString();
+    }
+
+    /** C0 (below 0x20), DEL (0x7f) and C1 (0x80..0x9f): what a terminal may act on. */
+    static boolean control(char c) {
+        return c < 0x20 || (c >= 0x7F && c <= 0x9F);
+    }
+
     static String hex(byte[] b) {
         StringBuilder s = new StringBuilder(b.length * 2);
         for (byte x : b) {

@@ -23,26 +23,39 @@ final class ThreadLabels {
 
     /** The name of kernel thread {@code tid} ({@code pid}: its process, -1 when unknown), or null. */
     String name(long tid, int pid) {
+        return name(tid, pid, Long.MAX_VALUE);
+    }
+
+    /**
+     * The name of kernel thread {@code tid} as of {@code fileTime} ({@code pid}: its process, -1 when unknown), or
+     * null: the kernel's records are asked for the name it had then (its id may be another thread's later).
+     */
+    String name(long tid, int pid, long fileTime) {
         if (tid <= 0) {
             return null;
         }
         long t = traced.ofKernelThread(tid);
         String n = t >= 0 ? names.thread(TracedThreads.processOf(t), TracedThreads.headerOf(t)) : null;
         if (n == null) {
-            n = names.threadByOsId(pid >= 0 ? pid : kernel.processId(tid), tid);
+            n = names.threadByOsId(pid >= 0 ? pid : kernel.processId(tid, fileTime), tid);
         }
-        return n != null ? n : kernel.name(tid);
+        return n != null ? n : kernel.name(tid, fileTime);
     }
 
     /** "thread "holder" (tid 1234)", "thread (tid 99)", "an interrupt or idle CPU" (0), "a thread the record does not name" (-1). */
     String waker(long tid, int pid) {
+        return waker(tid, pid, Long.MAX_VALUE);
+    }
+
+    /** As {@link #waker(long, int)}, named as of {@code fileTime} ({@link #name(long, int, long)}). */
+    String waker(long tid, int pid, long fileTime) {
         if (tid == 0) {
             return "an interrupt or idle CPU";
         }
         if (tid < 0) {
             return "a thread the record does not name";
         }
-        String n = name(tid, pid);
+        String n = name(tid, pid, fileTime);
         return "thread " + (n != null ? "\"" + n + "\" " : "") + "(tid " + tid + ")";
     }
 

@@ -35,7 +35,7 @@ final class TreeCommand {
                 try {
                     TraceContext context = TraceContext.read(f, progress);
                     TimeWindow window = o.window(reader.header().startTime());
-                    out.print("== " + f + " (session " + reader.header().loggerName() + ")\n");
+                    out.print("== " + f + " (session " + Text.safe(reader.header().loggerName()) + ")\n");
                     if (o.slowest) {
                         slowest(f, reader, o, window, context, progress, out);
                     } else {
@@ -197,7 +197,7 @@ final class TreeCommand {
     }
 
     private static void threadLine(StringBuilder s, int pid, int tid, JetwNames names) {
-        String name = names.thread(pid, tid);
+        String name = Text.safe(names.thread(pid, tid));
         s.append("thread ").append(tid);
         if (name != null) {
             s.append(" \"").append(name).append('"');
@@ -216,7 +216,7 @@ final class TreeCommand {
     static void node(StringBuilder s, CallNode n, int depth, JetwNames names, long sessionStart, RuntimeContext runtime) {
         indent(s, depth);
         if (n.checkpoint) {
-            s.append("* \"").append(n.text).append("\"  @+").append(Text.millis(n.start - sessionStart)).append(" ms\n");
+            s.append("* \"").append(Text.safe(n.text)).append("\"  @+").append(Text.millis(n.start - sessionStart)).append(" ms\n");
             return;
         }
         if (n.task) {
@@ -231,9 +231,9 @@ final class TreeCommand {
         } else {
             s.append("(unfinished)  ");
         }
-        s.append(names.method(n.methodId));
+        s.append(Text.safe(names.method(n.methodId)));
         if (n.threw()) {
-            s.append("  threw ").append(n.text);
+            s.append("  threw ").append(Text.safe(n.text));
         }
         long at = n.start != CallNode.NONE ? n.start : n.end;
         s.append("  @+").append(Text.millis(at - sessionStart)).append(" ms\n");
@@ -274,7 +274,7 @@ final class TreeCommand {
     private static void handOff(StringBuilder s, CallNode task, int depth, JetwNames names, long sessionStart, RuntimeContext runtime) {
         CrossThreadLinks.Link l = runtime.links.task(runtime.processId, task.instanceId);
         indent(s, depth);
-        String name = names.thread(l.processId, l.taskThreadId);
+        String name = Text.safe(names.thread(l.processId, l.taskThreadId));
         s.append("-> queued ").append(Text.millis(l.waitNanos / 100)).append(" ms on ")
                 .append(name != null ? name + " (thread " + l.taskThreadId + ")" : "thread " + l.taskThreadId)
                 .append(", ").append(CrossThreadLinks.kindName(l.kind)).append("  @+")
@@ -288,7 +288,7 @@ final class TreeCommand {
         CrossThreadLinks.Link l = runtime == null ? null : runtime.links.task(runtime.processId, n.instanceId);
         s.append("<- task");
         if (l != null) {
-            String from = names.thread(l.processId, l.submitterThreadId);
+            String from = Text.safe(names.thread(l.processId, l.submitterThreadId));
             s.append(l.resolved() ? " from " + (from != null ? from + " (thread " + l.submitterThreadId + ")" : "thread " + l.submitterThreadId)
                     : " from a call not in the file").append(", queued ").append(Text.millis(l.waitNanos / 100)).append(" ms, ")
                     .append(CrossThreadLinks.kindName(l.kind));
@@ -316,7 +316,7 @@ final class TreeCommand {
             if (!span.instant()) {
                 s.append(Text.millis(span.end - span.start)).append(" ms  ");
             }
-            s.append(span.label()).append("  @+").append(Text.millis(span.start - sessionStart)).append(" ms\n");
+            s.append(Text.safe(span.label())).append("  @+").append(Text.millis(span.start - sessionStart)).append(" ms\n");
         }
     }
 

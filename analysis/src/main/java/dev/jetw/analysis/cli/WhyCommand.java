@@ -22,6 +22,7 @@ import dev.jetw.analysis.why.Waker;
 import dev.jetw.analysis.why.WakerCalls;
 import dev.jetw.analysis.why.WhyAnalysis;
 import dev.jetw.etl.EventType;
+import dev.jetw.etl.SessionNotice;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -59,11 +60,38 @@ final class WhyCommand {
         final TracedThreads traced = new TracedThreads();
         final ThreadLabels labels = new ThreadLabels(names, kernelNames, traced);
         final CallSelector selector;
+        /** The WRITER notice's text (what wrote the file), or null (ETW wrote it, or the notice had no room). */
+        String writer;
 
         Scan(CallSelector selector) {
             this.selector = selector;
         }
+
+        /**
+         * Whether the trace's context switches are those of the traced processes' threads only: the portable
+         * backend's (it names itself in the WRITER notice of every file it writes, in buffer 0), whose only kernel
+         * source is the Linux collector, whose pid filter records a switch only when a followed thread leaves or
+         * takes a CPU (docs/linux-kernel-events.md). ETW's kernel logger records every switch.
+         */
+        boolean switchesOfTracedThreadsOnly() {
+            return writer != null && writer.startsWith(PORTABLE_WRITER);
+        }
+
+        /**
+         * The threads every switch of which is in the trace (the traced processes': jetw's threads and the threads
+         * the kernel's Thread records give those processes), or null when every thread's is.
+         */
+        java.util.function.LongPredicate recordedInFull() {
+            if (!switchesOfTracedThreadsOnly()) {
+                return null;
+            }
+            java.util.Set<Integer> processes = traced.processes();
+            return tid -> traced.ofKernelThread(tid) >= 0 || processes.contains(kernelNames.processId(tid));
+        }
     }
+
+    /** How the portable backend's WRITER notice begins ("jetw portable backend, Java 17.0.15, Linux 6.18.0 amd64"). */
+    static final String PORTABLE_WRITER = "jetw portable backend";
 
     private WhyCommand() {
     }
@@ -106,6 +134,10 @@ final class WhyCommand {
             JetwEvent e = JetwEvent.decode(r);
             s.names.accept(r, e);
             if (e == null) {
+                SessionNotice n = SessionNotice.decode(r);
+                if (n != null && n.isWriter()) {
+                    s.writer = n.text();
+                }
                 KernelEvent k = KernelClass.isKernelRecord(r) ? KernelDecoder.decode(r) : null;
                 if (k != null) {
                     s.contents.kernel(k);
@@ -191,7 +223,7 @@ final class WhyCommand {
             wakers.finish();
         }
         if (whoHeldCpus) {
-            whoHeldCpus(file, analysis, progress);
+            whoHeldCpus(file, scan, analysis, progress);
         }
         return analysis.breakdowns(wakers);
     }
@@ -201,10 +233,10 @@ final class WhyCommand {
      * processor), in time order (TimeOrderedRecords: each CPU's switches must come in order). Read only when a
      * call was ready and the buffers are per CPU.
      */
-    private static void whoHeldCpus(Path file, WhyAnalysis analysis, Progress progress) throws IOException {
+    private static void whoHeldCpus(Path file, Scan scan, WhyAnalysis analysis, Progress progress) throws IOException {
         try (EtlReader reader = EtlReader.open(file)) {
             boolean perCpu = reader.header().buffersPerProcessor();
-            CpuHolders holders = analysis.cpuHolders(reader.header().numberOfProcessors(), perCpu);
+            CpuHolders holders = analysis.cpuHolders(reader.header().numberOfProcessors(), perCpu, scan.recordedInFull());
             if (!perCpu || !holders.anyReady()) {
                 return;
             }
@@ -236,7 +268,7 @@ final class WhyCommand {
     private static String text(Path f, String session, Options o, Integer thread, Scan scan, List<Breakdown> found,
                                long sessionStart) {
         StringBuilder s = new StringBuilder();
-        s.append("== ").append(f).append(" (session ").append(session).append("): ").append(selection(o, scan, found.size()));
+        s.append("== ").append(f).append(" (session ").append(Text.safe(session)).append("): ").append(selection(o, scan, found.size()));
         if (thread != null) {
             s.append(", thread ").append(thread);
         }
@@ -252,9 +284,9 @@ final class WhyCommand {
         for (Breakdown b : found) {
             ExplainedCall c = b.call;
             s.append('#').append(i++).append(' ').append(Text.millis(b.wall())).append(" ms  ")
-                    .append(scan.names.method(c.methodId)).append("  inst ").append(c.instanceId).append("  thread ")
+                    .append(Text.safe(scan.names.method(c.methodId))).append("  inst ").append(c.instanceId).append("  thread ")
                     .append(c.threadId);
-            String name = scan.names.thread(c.processId, c.threadId);
+            String name = Text.safe(scan.names.thread(c.processId, c.threadId));
             if (name != null) {
                 s.append(" \"").append(name).append('"');
             }
@@ -270,7 +302,7 @@ final class WhyCommand {
             wakerRows(s, b, scan, sessionStart);
             if (b.readyCpus != null) {
                 s.append(String.format(Locale.ROOT, "  %-44s %10s %8s  %s%n", "CPUs while ready (% of the ready time)", "-", "-",
-                        readyCpusDetail(b.readyCpus, scan)));
+                        readyCpusDetail(b.readyCpus, scan, b.call.end)));
             }
             if (b.samples >= 0) {
                 s.append(String.format(Locale.ROOT, "  %-44s %10s %8s  %d sample%s of the thread%n", "CPU samples", "-", "-",
@@ -293,7 +325,7 @@ final class WhyCommand {
                 }
                 for (Map.Entry<String, Usage> j : b.jvm.entrySet()) {
                     Usage u = j.getValue();
-                    row(s, b, j.getKey(), u.time, u.count + " event" + (u.count == 1 ? "" : "s")
+                    row(s, b, Text.safe(j.getKey()), u.time, u.count + " event" + (u.count == 1 ? "" : "s")
                             + (u.stopsEveryThread ? ", stops every thread" : ""));
                 }
             }
@@ -327,7 +359,7 @@ final class WhyCommand {
                 StringBuilder d = new StringBuilder().append(w.wakeups).append(w.wakeups == 1 ? " wake-up at +"
                         : " wake-ups, the longest wait ended at +").append(Text.millis(w.at - sessionStart)).append(" ms");
                 if (w.call != null) {
-                    d.append(", in ").append(scan.names.method(w.call.methodId)).append(" (inst ").append(w.call.instanceId)
+                    d.append(", in ").append(Text.safe(scan.names.method(w.call.methodId))).append(" (inst ").append(w.call.instanceId)
                             .append(')');
                 } else if (w.tracedThread >= 0) {
                     d.append(", in no traced call");
@@ -354,27 +386,30 @@ final class WhyCommand {
      * "2 CPUs x 2.000 ms: thread "hog" (tid 7001, pid 7000 "sh") 1.500 ms 75.0%, idle 0.500 ms 25.0%, 2 more
      * threads 0.800 ms 40.0%, switches not recorded 0.100 ms 5.0%, unknown 0.100 ms 5.0%; by process: "sh"
      * (pid 7000) 2.300 ms 115.0%, ...": who held the CPUs while the thread was ready, each as a share of the ready
-     * time (they add up to CPUs x 100%).
+     * time (they add up to CPUs x 100%, up to rounding: each share is rounded to 0.1%); "at most" before an upper
+     * bound (a trace of the traced processes' switches only: another process's thread, idle).
      */
-    static String readyCpusDetail(ReadyCpus r, Scan scan) {
+    static String readyCpusDetail(ReadyCpus r, Scan scan, long at) {
         StringBuilder d = new StringBuilder().append(r.cpus.size()).append(r.cpus.size() == 1 ? " CPU x " : " CPUs x ")
                 .append(Text.millis(r.ready)).append(" ms:");
         List<String> parts = new ArrayList<>();
         long restTime = 0;
         int rest = 0;
+        boolean restAtMost = false;
         for (ReadyCpus.Holder h : r.threads) {
             if (parts.size() < HOLDERS_SHOWN) {
-                parts.add(holderName(h.threadId, scan) + " " + share(h.time, r));
+                parts.add(holderName(h.threadId, scan, at) + " " + atMost(h.atMost) + share(h.time, r));
             } else {
                 restTime += h.time;
                 rest++;
+                restAtMost |= h.atMost;
             }
         }
         if (rest > 0) {
-            parts.add(rest + " more thread" + (rest == 1 ? " " : "s ") + share(restTime, r));
+            parts.add(rest + " more thread" + (rest == 1 ? " " : "s ") + atMost(restAtMost) + share(restTime, r));
         }
         if (r.idle > 0) {
-            parts.add("idle " + share(r.idle, r));
+            parts.add("idle " + atMost(r.idleAtMost) + share(r.idle, r));
         }
         if (r.notRecorded > 0) {
             parts.add("switches not recorded " + share(r.notRecorded, r));
@@ -383,12 +418,12 @@ final class WhyCommand {
             parts.add("unknown " + share(r.beforeFirstSwitch, r));
         }
         d.append(' ').append(parts.isEmpty() ? "no thread" : String.join(", ", parts));
-        List<ReadyCpus.ProcessHolder> processes = r.byProcess(tid -> processOf(tid, scan));
+        List<ReadyCpus.ProcessHolder> processes = r.byProcess(tid -> processOf(tid, scan, at));
         if (!processes.isEmpty()) {
             List<String> p = new ArrayList<>();
             for (int i = 0; i < processes.size() && i < HOLDERS_SHOWN; i++) {
                 ReadyCpus.ProcessHolder h = processes.get(i);
-                p.add(processLabel(h.processId, scan) + " " + share(h.time, r));
+                p.add(processLabel(h.processId, scan, at) + " " + atMost(h.atMost) + share(h.time, r));
             }
             if (processes.size() > HOLDERS_SHOWN) {
                 p.add((processes.size() - HOLDERS_SHOWN) + " more");
@@ -398,13 +433,18 @@ final class WhyCommand {
         return d.toString();
     }
 
+    /** "at most " before an upper bound (a trace of some threads' switches only: {@link ReadyCpus.Holder#atMost}). */
+    private static String atMost(boolean atMost) {
+        return atMost ? "at most " : "";
+    }
+
     private static String share(long time, ReadyCpus r) {
         return Text.millis(time) + " ms " + String.format(Locale.ROOT, "%.1f%%", 100.0 * time / r.ready);
     }
 
-    /** A holder's process: the kernel's Thread records, else jetw's (a traced thread), else -1. */
-    static int processOf(long tid, Scan scan) {
-        int p = scan.kernelNames.processId(tid);
+    /** A holder's process at {@code at}: the kernel's Thread records, else jetw's (a traced thread), else -1. */
+    static int processOf(long tid, Scan scan, long at) {
+        int p = scan.kernelNames.processId(tid, at);
         if (p < 0) {
             long t = scan.traced.ofKernelThread(tid);
             p = t >= 0 ? TracedThreads.processOf(t) : -1;
@@ -413,9 +453,9 @@ final class WhyCommand {
     }
 
     /** "thread "hog" (tid 7001, pid 7000 "sh")", "thread (tid 7001)". */
-    private static String holderName(long tid, Scan scan) {
-        int pid = processOf(tid, scan);
-        String n = scan.labels.name(tid, pid);
+    private static String holderName(long tid, Scan scan, long at) {
+        int pid = processOf(tid, scan, at);
+        String n = Text.safe(scan.labels.name(tid, pid, at));
         StringBuilder s = new StringBuilder("thread ");
         if (n != null) {
             s.append('"').append(n).append("\" ");
@@ -423,7 +463,7 @@ final class WhyCommand {
         s.append("(tid ").append(tid);
         if (pid >= 0) {
             s.append(", pid ").append(pid);
-            String p = scan.processNames.name(pid);
+            String p = Text.safe(scan.processNames.name(pid, at));
             if (p != null) {
                 s.append(" \"").append(p).append('"');
             }
@@ -432,17 +472,17 @@ final class WhyCommand {
     }
 
     /** "\"sh\" (pid 7000)", "pid 7000", "unknown processes". */
-    private static String processLabel(int pid, Scan scan) {
+    private static String processLabel(int pid, Scan scan, long at) {
         if (pid < 0) {
             return "unknown processes";
         }
-        String p = scan.processNames.name(pid);
+        String p = Text.safe(scan.processNames.name(pid, at));
         return p != null ? "\"" + p + "\" (pid " + pid + ")" : "pid " + pid;
     }
 
-    /** "thread "holder" (tid 1234)", "an interrupt or idle CPU": a waker as {@link ThreadLabels} names it. */
+    /** "thread "holder" (tid 1234)", "an interrupt or idle CPU": a waker as {@link ThreadLabels} names it, for text. */
     static String wakerName(Waker w, Scan scan) {
-        return scan.labels.waker(w.threadId, w.processId);
+        return Text.safe(scan.labels.waker(w.threadId, w.processId, w.at));
     }
 
     /** The notes every breakdown has (what the trace as a whole holds): printed once. */
@@ -518,7 +558,7 @@ final class WhyCommand {
             Waker main = b.wakers.get(0);
             s.append(" | woken by ").append(wakerName(main, scan)).append(' ').append(Text.millis(main.waited));
             if (main.call != null) {
-                s.append(" in ").append(scan.names.method(main.call.methodId));
+                s.append(" in ").append(Text.safe(scan.names.method(main.call.methodId)));
             }
         }
         if (b.diskIo != null && b.diskIo.count > 0) {
@@ -570,7 +610,7 @@ final class WhyCommand {
                 w.endObject();
             }
             wakersJson(w, b, scan, sessionStart);
-            readyCpusJson(w, b.readyCpus, scan);
+            readyCpusJson(w, b.readyCpus, scan, b.call.end);
             w.name("samples");
             if (b.samples >= 0) {
                 w.value(b.samples);
@@ -610,7 +650,7 @@ final class WhyCommand {
         w.beginArray();
         for (Waker k : b.wakers) {
             w.beginObject().name("threadId").value(k.threadId).name("processId").value(k.processId);
-            w.name("name").value(scan.labels.name(k.threadId, k.processId));
+            w.name("name").value(scan.labels.name(k.threadId, k.processId, k.at));
             w.name("kind").value(k.isInterruptOrIdle() ? "interrupt or idle CPU" : k.threadId < 0 ? "not named" : "thread");
             w.name("wakeups").value(k.wakeups).name("waitMs").value(k.waited / 10_000.0, 4)
                     .name("atMs").value((k.at - sessionStart) / 10_000.0, 4);
@@ -628,10 +668,12 @@ final class WhyCommand {
 
     /**
      * {@code "cpusWhileReady": {readyMs, cpus, cpuMs, threads: [{threadId, processId, name, processName, ms,
-     * shareOfReady}], moreThreads, moreThreadsMs, idleMs, unknownMs: {beforeFirstSwitch, notRecorded},
-     * processes: [{processId, name, threads, ms, shareOfReady}]}} or null.
+     * shareOfReady, atMost}], moreThreads, moreThreadsMs, moreThreadsAtMost, idleMs, idleAtMost, unknownMs:
+     * {beforeFirstSwitch, notRecorded}, processes: [{processId, name, threads, ms, shareOfReady, atMost}],
+     * switchesOfTracedThreadsOnly}} or null; atMost: the time is an upper bound (a trace of the traced processes'
+     * switches only, for another process's thread or idle).
      */
-    private static void readyCpusJson(JsonWriter w, ReadyCpus r, Scan scan) {
+    private static void readyCpusJson(JsonWriter w, ReadyCpus r, Scan scan, long at) {
         w.name("cpusWhileReady");
         if (r == null) {
             w.value((String) null);
@@ -649,27 +691,32 @@ final class WhyCommand {
                 restTime += h.time;
                 continue;
             }
-            int pid = processOf(h.threadId, scan);
+            int pid = processOf(h.threadId, scan, at);
             w.beginObject().name("threadId").value(h.threadId).name("processId").value(pid)
-                    .name("name").value(scan.labels.name(h.threadId, pid))
-                    .name("processName").value(pid >= 0 ? scan.processNames.name(pid) : null)
+                    .name("name").value(scan.labels.name(h.threadId, pid, at))
+                    .name("processName").value(pid >= 0 ? scan.processNames.name(pid, at) : null)
                     .name("ms").value(h.time / 10_000.0, 4).name("shareOfReady").value((double) h.time / r.ready, 4)
-                    .endObject();
+                    .name("atMost").value(h.atMost).endObject();
         }
         int rest = Math.max(0, r.threads.size() - HOLDERS_LISTED);
-        w.endArray().name("moreThreads").value(rest).name("moreThreadsMs").value(restTime / 10_000.0, 4);
-        w.name("idleMs").value(r.idle / 10_000.0, 4);
+        boolean restAtMost = false;
+        for (int i = HOLDERS_LISTED; i < r.threads.size(); i++) {
+            restAtMost |= r.threads.get(i).atMost;
+        }
+        w.endArray().name("moreThreads").value(rest).name("moreThreadsMs").value(restTime / 10_000.0, 4)
+                .name("moreThreadsAtMost").value(restAtMost);
+        w.name("idleMs").value(r.idle / 10_000.0, 4).name("idleAtMost").value(r.idleAtMost);
         w.name("unknownMs").beginObject().name("beforeFirstSwitch").value(r.beforeFirstSwitch / 10_000.0, 4)
                 .name("notRecorded").value(r.notRecorded / 10_000.0, 4).endObject();
         w.name("processes").beginArray();
-        List<ReadyCpus.ProcessHolder> processes = r.byProcess(tid -> processOf(tid, scan));
+        List<ReadyCpus.ProcessHolder> processes = r.byProcess(tid -> processOf(tid, scan, at));
         for (ReadyCpus.ProcessHolder p : processes) {
             w.beginObject().name("processId").value(p.processId)
-                    .name("name").value(p.processId >= 0 ? scan.processNames.name(p.processId) : null)
+                    .name("name").value(p.processId >= 0 ? scan.processNames.name(p.processId, at) : null)
                     .name("threads").value(p.threads).name("ms").value(p.time / 10_000.0, 4)
-                    .name("shareOfReady").value((double) p.time / r.ready, 4).endObject();
+                    .name("shareOfReady").value((double) p.time / r.ready, 4).name("atMost").value(p.atMost).endObject();
         }
-        w.endArray().endObject();
+        w.endArray().name("switchesOfTracedThreadsOnly").value(r.someThreadsOnly).endObject();
     }
 
     /** "2 reads 8192 bytes, 1 write 4096 bytes, 1 flush; most waited on /data/db.mv (3.100 ms, 3 operations)", or "none". */
@@ -687,7 +734,7 @@ final class WhyCommand {
         if (u.flushes > 0) {
             parts.add(u.flushes + (u.flushes == 1 ? " flush" : " flushes"));
         }
-        return String.join(", ", parts) + "; most waited on " + u.mostWaitedOn + " (" + Text.millis(u.mostWaitedTime)
+        return String.join(", ", parts) + "; most waited on " + Text.safe(u.mostWaitedOn) + " (" + Text.millis(u.mostWaitedTime)
                 + " ms, " + u.mostWaitedOperations + (u.mostWaitedOperations == 1 ? " operation)" : " operations)");
     }
 

@@ -114,18 +114,35 @@ public final class PayloadCursor {
         return s.toString();
     }
 
-    /** A NUL-terminated 8-bit string (Windows ANSI; decoded as Latin-1). A missing NUL ends at the payload end. */
+    /**
+     * A NUL-terminated 8-bit string: Windows ANSI, decoded as Latin-1, unless its bytes are valid UTF-8 with some
+     * beyond ASCII (the portable backend writes a Linux comm as UTF-8; Windows ANSI text beyond ASCII is almost
+     * never valid UTF-8). A missing NUL ends at the payload end.
+     */
     public String ansiz(String field) throws PayloadEnded {
         need(1, field);
         int start = pos;
+        boolean ascii = true;
         while (pos < data.length && data[pos] != 0) {
+            ascii &= data[pos] >= 0;
             pos++;
         }
-        String s = new String(data, start, pos - start, StandardCharsets.ISO_8859_1);
+        String s = ascii ? new String(data, start, pos - start, StandardCharsets.ISO_8859_1) : utf8OrLatin1(start, pos);
         if (pos < data.length) {
             pos++;
         }
         return s;
+    }
+
+    private String utf8OrLatin1(int from, int to) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(data, from, to - from)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return new String(data, from, to - from, StandardCharsets.ISO_8859_1);
+        }
     }
 
     /** A NUL-terminated UTF-16LE string. A missing NUL ends at the payload end. */

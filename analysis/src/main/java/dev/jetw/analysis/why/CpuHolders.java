@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongPredicate;
 
 /**
  * Who held the CPUs while chosen calls' threads were ready, waiting for a CPU: given the ready stretches of
@@ -22,7 +23,17 @@ import java.util.TreeMap;
  * are recorded, or a switch-in missing as {@link CpuTimeline} says); after its last switch, the thread it
  * switched in. So, per call, the holders' time, idle and unknown add up to ready time × the CPUs seen.
  *
- * <p>Memory: the chosen calls' ready stretches and a slot per CPU; the switches are not kept.
+ * <p>A trace whose switches cover some threads only (the portable backend on Linux records only switches to or
+ * from the traced processes' threads: {@code recordedInFull} says whose) hides whatever ran between two recorded
+ * switches that meet at a thread it does not cover (T to idle, idle to X and X to idle unrecorded, idle to U): such a
+ * thread's time, and idle, is an upper bound there ({@link ReadyCpus.Holder#atMost}, {@link ReadyCpus#idleAtMost}),
+ * and after a CPU's last switch in the trace anything may have run, unless it switched in a covered thread (whose
+ * switch out would be in the trace): that time is not recorded.
+ *
+ * <p>Memory: the chosen calls' ready stretches and a slot per CPU; the switches are not kept. Work: a stretch
+ * never overlaps another of its call, yet one call's long stretch (a thread starved for seconds) may span
+ * thousands of other stretches; each stretch between two switches is found in a tree of the stretches' ends
+ * ({@link #work()}: about log(stretches) + the stretches it overlaps per switch, however long any stretch is).
  */
 public final class CpuHolders {
 
@@ -33,17 +44,37 @@ public final class CpuHolders {
     private final long[] from;
     private final long[] to;
     private final int[] owner;
-    /** reach[i]: the latest end among stretches 0..i (a backwards scan stops when it is at or before a time). */
+    /**
+     * A max tree over {@link #to} in start order: node 1 the root, node k's children 2k and 2k + 1, the leaves from
+     * {@link #leaves} (stretch i at leaves + i, Long.MIN_VALUE past the last): the latest end under each node, so
+     * that the stretches that started before a time and end after it are found without looking at the others.
+     */
+    private final long[] latestEnd;
+    private final int leaves;
+    /** reach[i]: the latest end among stretches 0..i (when it is at or before a time, no stretch before contains it). */
     private final long[] reach;
+    /** Stretches and tree nodes looked at so far (what a switch costs: a test counts it). */
+    private long work;
     private final long[] readyTimes;
     /** Per call: thread id (0 idle, or one of the unknowns) to time. */
     private final List<Map<Long, Long>> held = new ArrayList<>();
     /** Per CPU seen: {occupant thread id, since}. */
     private final Map<Integer, long[]> cpus = new TreeMap<>();
+    /** The threads every switch of which is in the trace, or null: every thread's (a Windows kernel trace). */
+    private final LongPredicate recordedInFull;
     private boolean finished;
 
     /** {@code stretches.get(i)}: call i's ready stretches, [from, to) pairs that do not overlap each other. */
     CpuHolders(List<List<long[]>> stretches) {
+        this(stretches, null);
+    }
+
+    /**
+     * As {@link #CpuHolders(List)}, for a trace whose switches are those of the threads {@code recordedInFull}
+     * accepts (kernel thread ids) only, or of every thread (null).
+     */
+    CpuHolders(List<List<long[]>> stretches, LongPredicate recordedInFull) {
+        this.recordedInFull = recordedInFull;
         List<long[]> all = new ArrayList<>();
         readyTimes = new long[stretches.size()];
         for (int call = 0; call < stretches.size(); call++) {
@@ -60,13 +91,24 @@ public final class CpuHolders {
         from = new long[n];
         to = new long[n];
         owner = new int[n];
+        int l = 1;
+        while (l < n) {
+            l *= 2;
+        }
+        leaves = l;
+        latestEnd = new long[2 * l];
         reach = new long[n];
+        Arrays.fill(latestEnd, Long.MIN_VALUE);
         for (int i = 0; i < n; i++) {
             long[] s = all.get(i);
             from[i] = s[0];
             to[i] = s[1];
             owner[i] = (int) s[2];
+            latestEnd[l + i] = s[1];
             reach[i] = Math.max(s[1], i > 0 ? reach[i - 1] : Long.MIN_VALUE);
+        }
+        for (int k = l - 1; k >= 1; k--) {
+            latestEnd[k] = Math.max(latestEnd[2 * k], latestEnd[2 * k + 1]);
         }
     }
 
@@ -92,14 +134,18 @@ public final class CpuHolders {
         c[1] = t;
     }
 
-    /** After the last switch: each CPU's last occupant holds it to the end. */
+    /**
+     * After the last switch: each CPU's last occupant holds it to the end; in a trace of some threads' switches only,
+     * a thread whose switches are not all recorded (or idle) is not known to, and that time is not recorded.
+     */
     public void finish() {
         if (finished) {
             return;
         }
         finished = true;
         for (long[] c : cpus.values()) {
-            attribute(c[1], Long.MAX_VALUE, c[0]);
+            boolean known = recordedInFull == null || (c[0] != 0 && recordedInFull.test(c[0]));
+            attribute(c[1], Long.MAX_VALUE, known ? c[0] : NOT_RECORDED);
         }
     }
 
@@ -112,36 +158,72 @@ public final class CpuHolders {
         Map<Long, Long> h = new HashMap<>(held.get(call));
         long before = orZero(h.remove(BEFORE_FIRST));
         long gaps = orZero(h.remove(NOT_RECORDED));
-        return new ReadyCpus(readyTimes[call], new ArrayList<>(cpus.keySet()), h, before, gaps);
+        return new ReadyCpus(readyTimes[call], new ArrayList<>(cpus.keySet()), h, before, gaps, recordedInFull);
     }
 
     private static long orZero(Long v) {
         return v == null ? 0 : v;
     }
 
-    /** Adds [a, b) held by {@code tid} (or an unknown) to every call whose stretches it overlaps. */
+    /**
+     * Adds [a, b) held by {@code tid} (or an unknown) to every call whose stretches it overlaps: the stretches that
+     * contain a (started at or before it, end after it: at most one per call, found in the tree) and the ones that
+     * start inside (a, b) (consecutive in start order).
+     */
     private void attribute(long a, long b, long tid) {
         if (b <= a) {
             return;
         }
-        int i = firstFromAtOrAfter(b) - 1; // stretches before it start before b
-        for (; i >= 0 && reach[i] > a; i--) {
-            long x = Math.max(a, from[i]);
-            long y = Math.min(b, to[i]);
-            if (y > x) {
-                held.get(owner[i]).merge(tid, y - x, Long::sum);
-            }
+        int k = firstFromAfter(a);
+        if (k > 0 && reach[k - 1] > a) {
+            containing(1, 0, leaves, k, a, b, tid);
+        }
+        for (int i = k; i < from.length && from[i] < b; i++) {
+            work++;
+            add(i, a, b, tid);
         }
     }
 
-    private int firstFromAtOrAfter(long t) {
-        int i = Arrays.binarySearch(from, t);
-        if (i < 0) {
-            return -i - 1;
+    /** The stretches of indices [lo, hi) (node {@code node}) below {@code k} that end after {@code a}. */
+    private void containing(int node, int lo, int hi, int k, long a, long b, long tid) {
+        work++;
+        if (latestEnd[node] <= a || lo >= k) {
+            return;
         }
-        while (i > 0 && from[i - 1] == t) {
-            i--;
+        if (hi - lo == 1) {
+            add(lo, a, b, tid);
+            return;
         }
-        return i;
+        int mid = (lo + hi) >>> 1;
+        containing(2 * node, lo, mid, k, a, b, tid);
+        containing(2 * node + 1, mid, hi, k, a, b, tid);
+    }
+
+    private void add(int i, long a, long b, long tid) {
+        long x = Math.max(a, from[i]);
+        long y = Math.min(b, to[i]);
+        if (y > x) {
+            held.get(owner[i]).merge(tid, y - x, Long::sum);
+        }
+    }
+
+    /** The first stretch (in start order) that starts after {@code t}. */
+    private int firstFromAfter(long t) {
+        int lo = 0;
+        int hi = from.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (from[mid] <= t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** Stretches and tree nodes looked at so far, over every switch fed. */
+    long work() {
+        return work;
     }
 }

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongPredicate;
 import java.util.function.LongToIntFunction;
 
 /**
@@ -21,10 +22,16 @@ public final class ReadyCpus {
         /** The kernel (OS) thread id; never 0 (the idle thread is {@link #idle}). */
         public final long threadId;
         public final long time;
+        /**
+         * Whether {@link #time} is an upper bound: the trace records some threads' switches only and not all of this
+         * one's, so between two of its switches other threads may have run unrecorded.
+         */
+        public final boolean atMost;
 
-        Holder(long threadId, long time) {
+        Holder(long threadId, long time, boolean atMost) {
             this.threadId = threadId;
             this.time = time;
+            this.atMost = atMost;
         }
     }
 
@@ -33,11 +40,14 @@ public final class ReadyCpus {
         public final int processId;
         public final long time;
         public final int threads;
+        /** Whether {@link #time} is an upper bound: so is one of its threads' ({@link Holder#atMost}). */
+        public final boolean atMost;
 
-        ProcessHolder(int processId, long time, int threads) {
+        ProcessHolder(int processId, long time, int threads, boolean atMost) {
             this.processId = processId;
             this.time = time;
             this.threads = threads;
+            this.atMost = atMost;
         }
     }
 
@@ -56,9 +66,24 @@ public final class ReadyCpus {
      * the first switched in): the switches between them are not in the trace.
      */
     public final long notRecorded;
+    /**
+     * Whether the trace records only some threads' switches (the portable backend on Linux: those to or from the
+     * traced processes' threads): then idle time and the time of threads not covered are upper bounds.
+     */
+    public final boolean someThreadsOnly;
+    /** Whether {@link #idle} is an upper bound (it is in a trace of some threads' switches only). */
+    public final boolean idleAtMost;
 
     ReadyCpus(long ready, List<Integer> cpus, Map<Long, Long> held, long beforeFirstSwitch, long notRecorded) {
+        this(ready, cpus, held, beforeFirstSwitch, notRecorded, null);
+    }
+
+    /** {@code recordedInFull}: the threads every switch of which is in the trace, or null for every thread. */
+    ReadyCpus(long ready, List<Integer> cpus, Map<Long, Long> held, long beforeFirstSwitch, long notRecorded,
+              LongPredicate recordedInFull) {
         this.ready = ready;
+        this.someThreadsOnly = recordedInFull != null;
+        this.idleAtMost = someThreadsOnly;
         this.cpus = Collections.unmodifiableList(new ArrayList<>(cpus));
         List<Holder> t = new ArrayList<>();
         long idleTime = 0;
@@ -66,7 +91,7 @@ public final class ReadyCpus {
             if (e.getKey() == 0) {
                 idleTime += e.getValue();
             } else if (e.getValue() > 0) {
-                t.add(new Holder(e.getKey(), e.getValue()));
+                t.add(new Holder(e.getKey(), e.getValue(), recordedInFull != null && !recordedInFull.test(e.getKey())));
             }
         }
         t.sort(Comparator.comparingLong((Holder h) -> -h.time).thenComparingLong(h -> h.threadId));
@@ -90,13 +115,14 @@ public final class ReadyCpus {
     public List<ProcessHolder> byProcess(LongToIntFunction processOf) {
         Map<Integer, long[]> sums = new LinkedHashMap<>();
         for (Holder h : threads) {
-            long[] s = sums.computeIfAbsent(processOf.applyAsInt(h.threadId), k -> new long[2]);
+            long[] s = sums.computeIfAbsent(processOf.applyAsInt(h.threadId), k -> new long[3]);
             s[0] += h.time;
             s[1]++;
+            s[2] |= h.atMost ? 1 : 0;
         }
         List<ProcessHolder> out = new ArrayList<>();
         for (Map.Entry<Integer, long[]> e : sums.entrySet()) {
-            out.add(new ProcessHolder(e.getKey(), e.getValue()[0], (int) e.getValue()[1]));
+            out.add(new ProcessHolder(e.getKey(), e.getValue()[0], (int) e.getValue()[1], e.getValue()[2] != 0));
         }
         out.sort(Comparator.comparingLong((ProcessHolder p) -> -p.time).thenComparingInt(p -> p.processId));
         return out;

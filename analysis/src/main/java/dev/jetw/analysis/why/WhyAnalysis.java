@@ -264,6 +264,14 @@ public final class WhyAnalysis {
      * @param buffersPerProcessor whether a record's buffer names the CPU it was logged on (else nothing is told)
      */
     public CpuHolders cpuHolders(int cpus, boolean buffersPerProcessor) {
+        return cpuHolders(cpus, buffersPerProcessor, null);
+    }
+
+    /**
+     * As {@link #cpuHolders(int, boolean)}, for a trace whose context switches are those of the threads
+     * {@code recordedInFull} accepts (kernel thread ids) only, or of every thread (null: a Windows kernel trace).
+     */
+    public CpuHolders cpuHolders(int cpus, boolean buffersPerProcessor, java.util.function.LongPredicate recordedInFull) {
         headerCpus = cpus;
         List<List<long[]>> stretches = new ArrayList<>();
         for (CallEvidence c : calls) {
@@ -273,7 +281,7 @@ public final class WhyAnalysis {
         holdersUnknown = buffersPerProcessor ? null : "this trace's buffers are not per CPU (LogFileMode"
                 + " EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING): the CPU of each context switch is unknown, so who held the CPUs"
                 + " while the thread was ready cannot be told";
-        holders = new CpuHolders(stretches);
+        holders = new CpuHolders(stretches, recordedInFull);
         return holders;
     }
 
@@ -312,20 +320,32 @@ public final class WhyAnalysis {
                     + " NumberOfProcessors): the others are left out of who held the CPUs while ready (offline, or no"
                     + " switch recorded there: on Linux only switches to or from the traced JVM's threads are)");
         }
-        if (r.idle > 0) {
+        if (r.idle > 0 && !r.idleAtMost) {
             notes.add("a CPU was idle for " + millis(r.idle) + " ms while the thread was ready: that wait was not for lack"
                     + " of CPUs (CPU affinity, or the scheduler's wake-up latency)");
+        } else if (r.idle > 0) {
+            notes.add("a CPU may have been idle for up to " + millis(r.idle) + " ms while the thread was ready: this trace"
+                    + " records only switches to or from the traced processes' threads, so other processes' threads may"
+                    + " have run in that time unrecorded; where the CPU was idle indeed, that wait was not for lack of CPUs"
+                    + " (CPU affinity, or the scheduler's wake-up latency)");
         }
         if (r.beforeFirstSwitch > 0) {
             notes.add("who held the CPUs is unknown for " + millis(r.beforeFirstSwitch) + " ms of CPU time while the thread"
                     + " was ready: before a CPU's first context switch in the trace");
         }
-        if (r.notRecorded > 0) {
+        if (r.notRecorded > 0 && !r.someThreadsOnly) {
             notes.add(millis(r.notRecorded) + " ms of CPU time while the thread was ready lie between two switches of a CPU"
                     + " that do not meet (the thread switched out is not the one last switched in): the switches between"
                     + " are not in the trace. The portable backend on Linux records only switches to or from the traced"
                     + " JVM's threads, so there this is time of other processes' threads or idle, and the JVM's own"
                     + " threads' time is exact");
+        } else if (r.notRecorded > 0) {
+            notes.add(millis(r.notRecorded) + " ms of CPU time while the thread was ready lie between two switches of a CPU"
+                    + " that do not meet (the thread switched out is not the one last switched in), or after a CPU's last"
+                    + " switch in the trace when it switched in no thread of the traced processes: this trace records only"
+                    + " switches to or from the traced processes' threads (the portable backend on Linux), so that is time"
+                    + " of other processes' threads or idle; the traced processes' threads' time is exact, the others' and"
+                    + " idle are upper bounds (\"at most\")");
         }
     }
 

@@ -25,6 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jetw.etl.EtlFixtureBuilder;
 import dev.jetw.etl.EventType;
 import dev.jetw.etl.JetwSchema;
+import dev.jetw.etl.KernelRecords;
+import dev.jetw.etl.SessionNotice;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,11 +55,20 @@ class WhyCpuHoldersTest {
     Path tmp;
 
     private Path trace(int processors, int logFileMode, Consumer<EtlFixtureBuilder> cpu1) throws IOException {
+        return trace(processors, logFileMode, null, cpu1);
+    }
+
+    /** {@code writer}: the text of a WRITER notice (as the portable backend writes one), or null (none, as ETW). */
+    private Path trace(int processors, int logFileMode, String writer, Consumer<EtlFixtureBuilder> cpu1) throws IOException {
         EtlFixtureBuilder b = new EtlFixtureBuilder();
         b.loggerName = "jetw";
         b.processors = processors;
         b.logFileMode = logFileMode;
         b.newBuffer(); // jetw's
+        if (writer != null) {
+            b.record(full(true, EventType.INFO, 4, SessionNotice.VERSION, 0, PID, ts(b, 0.05), SessionNotice.CLASS,
+                    SessionNotice.encode(SessionNotice.WRITER, writer)));
+        }
         b.record(full(true, EventType.DC_START, 0, 0, 5000, PID, ts(b, 0.1), JetwSchema.METHOD_CLASS,
                 concat(u32(1), utf16z("com.example.Shop"), utf16z("handle"), utf16z("()V"))));
         b.record(full(true, EventType.DC_START, 0, 0, 5000, PID, ts(b, 0.2), JetwSchema.THREAD_CLASS, concat(u64(1), utf16z("main"))));
@@ -76,7 +87,8 @@ class WhyCpuHoldersTest {
         b.record(cswitch(ts(b, 35), 0, 5000, WAITING, 6));
         b.newBuffer(1);
         cpu1.accept(b);
-        Path f = tmp.resolve("cpus-" + processors + "-" + Integer.toHexString(logFileMode) + ".etl");
+        Path f = tmp.resolve("cpus-" + processors + "-" + Integer.toHexString(logFileMode) + (writer != null ? "-portable" : "")
+                + ".etl");
         Files.write(f, b.build());
         return f;
     }
@@ -206,11 +218,11 @@ class WhyCpuHoldersTest {
     @Test
     void theJsonShape() throws IOException {
         Map<?, ?> cpus = cpusWhileReady(trace(2, 1, b -> b.record(cswitch(ts(b, 2), 7002, 0, WAITING, 0))));
-        assertEquals(Set.of("readyMs", "cpus", "cpuMs", "threads", "moreThreads", "moreThreadsMs", "idleMs", "unknownMs",
-                "processes"), cpus.keySet());
-        assertEquals(Set.of("threadId", "processId", "name", "processName", "ms", "shareOfReady"),
+        assertEquals(Set.of("readyMs", "cpus", "cpuMs", "threads", "moreThreads", "moreThreadsMs", "moreThreadsAtMost",
+                "idleMs", "idleAtMost", "unknownMs", "processes", "switchesOfTracedThreadsOnly"), cpus.keySet());
+        assertEquals(Set.of("threadId", "processId", "name", "processName", "ms", "shareOfReady", "atMost"),
                 ((Map<?, ?>) ((List<?>) cpus.get("threads")).get(0)).keySet());
-        assertEquals(Set.of("processId", "name", "threads", "ms", "shareOfReady"),
+        assertEquals(Set.of("processId", "name", "threads", "ms", "shareOfReady", "atMost"),
                 ((Map<?, ?>) ((List<?>) cpus.get("processes")).get(0)).keySet());
         assertEquals(Set.of("beforeFirstSwitch", "notRecorded"), ((Map<?, ?>) cpus.get("unknownMs")).keySet());
         assertEquals(0L, lng(cpus.get("moreThreads")));
@@ -245,5 +257,169 @@ class WhyCpuHoldersTest {
         assertTrue(c.containsKey("cpusWhileReady"));
         assertNull(c.get("cpusWhileReady"));
         assertFalse(run("why", f.toString()).out().contains("CPUs while ready"));
+    }
+
+    /** No C0 control but the line ends, no DEL, no C1 control: nothing a terminal acts on. */
+    static void noControls(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            assertFalse(c != '\n' && Text.control(c), "control U+" + Integer.toHexString(c) + " at " + i + ": " + text);
+        }
+    }
+
+    /**
+     * Another local user's thread named ESC "[2J" newline "FAKE" and its process named with a C1 CSI and DEL: why's text
+     * escapes them (no control reaches the terminal, no line is forged), as do dump's and the JSON (which keeps the
+     * names exact once parsed).
+     */
+    @Test
+    void controlCharactersInTheNamesAreEscapedInTheText() throws IOException {
+        String thread = "x\u001b[2J\nFAKE";
+        String process = "p\u009b2J\u007f";
+        Path f = trace(2, 1, b -> {
+            b.record(process(ts(b, 0.9), 3, 8000, 1, process));
+            b.record(thread(ts(b, 1), 3, 8000, 7004, thread));
+            b.record(cswitch(ts(b, 2), 7004, 0, WAITING, 0));
+        });
+        String text = run("why", f.toString()).out();
+        noControls(text);
+        assertTrue(text.contains("thread \"x\\u001b[2J\\nFAKE\" (tid 7004, pid 8000 \"p\\u009b2J\\u007f\")"), text);
+        assertTrue(text.contains("\"p\\u009b2J\\u007f\" (pid 8000)"), text);
+        assertFalse(text.contains("\nFAKE"), "a forged line: " + text);
+        String dump = run("dump", f.toString()).out();
+        noControls(dump);
+        assertTrue(dump.contains("x\\u001b[2J\\nFAKE"), dump);
+        EtlToolTest.Run json = run("why", "--json", f.toString());
+        noControls(json.out());
+        Map<?, ?> cpus = (Map<?, ?>) ((Map<?, ?>) ((List<?>) MiniJson.object(json.out()).get("calls")).get(0))
+                .get("cpusWhileReady");
+        Map<?, ?> holder = (Map<?, ?>) ((List<?>) cpus.get("threads")).stream()
+                .filter(t -> lng(((Map<?, ?>) t).get("threadId")) == 7004L).findFirst().orElseThrow();
+        assertEquals(thread, holder.get("name"));
+        assertEquals(process, holder.get("processName"));
+    }
+
+    @Test
+    void textEscapesC0DelAndC1AndNothingElse() {
+        assertEquals("a\\nb\\rc\\td\\u001be\\u007ff\\u0080g\\u009fh\\u0000", Text.safe("a\nb\rc\td\u001be\u007ff\u0080g\u009fh\u0000"));
+        assertEquals("C:\\Temp\\a.txt \u00a0\u00e9\u4e2d", Text.safe("C:\\Temp\\a.txt \u00a0\u00e9\u4e2d"));
+        String plain = "sh";
+        assertTrue(plain == Text.safe(plain), "a clean name is not copied");
+        assertNull(Text.safe(null));
+    }
+
+    static final String LINUX_WRITER = "jetw portable backend, Java 17.0.15, Linux 6.18.0 amd64";
+
+    private static Map<?, ?> holder(Map<?, ?> cpus, String list, long id) {
+        for (Object o : (List<?>) cpus.get(list)) {
+            Map<?, ?> m = (Map<?, ?>) o;
+            if (lng(m.get(list.equals("threads") ? "threadId" : "processId")) == id) {
+                return m;
+            }
+        }
+        throw new AssertionError(id + " not in " + cpus);
+    }
+
+    /**
+     * CPU 1 idle from 2 to 40 between two switches of the traced process's thread 5001 (idle meets idle), CPU 0 held
+     * by another process's thread 7001 between two of 5000's. In a file of the portable backend (its WRITER notice),
+     * whose switches are the traced process's only, others may have run unrecorded in both: 7001's and its process's
+     * time and idle are upper bounds ("at most", atMost), and the note says the CPU may have been idle. The same
+     * records without the notice (ETW's kernel logger records every switch): exact, and the CPU was idle.
+     */
+    @Test
+    void inATraceOfTheTracedProcessesSwitchesOnlyOthersAndIdleAreAtMost() throws IOException {
+        for (String writer : new String[] {LINUX_WRITER, null}) {
+            boolean linux = writer != null;
+            Path f = trace(2, 1, writer, b -> {
+                b.record(thread(ts(b, 0.9), 3, PID, 5001, "C2 CompilerThre"));
+                b.record(cswitch(ts(b, 2), 0, 5001, WAITING, 0));
+                b.record(cswitch(ts(b, 40), 5001, 0, WAITING, 0));
+            });
+            Map<?, ?> cpus = cpusWhileReady(f);
+            addsUp(cpus);
+            assertEquals(linux, cpus.get("switchesOfTracedThreadsOnly"));
+            Map<?, ?> spinner = holder(cpus, "threads", 7001);
+            assertEquals(8.0, num(spinner.get("ms")));
+            assertEquals(linux, spinner.get("atMost"));
+            assertEquals(linux, holder(cpus, "processes", 7000).get("atMost"));
+            assertEquals(8.0, num(cpus.get("idleMs")));
+            assertEquals(linux, cpus.get("idleAtMost"));
+            assertEquals(0.0, num(((Map<?, ?>) cpus.get("unknownMs")).get("notRecorded")));
+            List<?> notes = notes(f);
+            assertEquals(!linux, notes.stream().anyMatch(n -> n.toString().startsWith("a CPU was idle for 8.000 ms")), notes.toString());
+            assertEquals(linux, notes.stream().anyMatch(n -> n.toString().startsWith("a CPU may have been idle for up to 8.000 ms")),
+                    notes.toString());
+            String text = run("why", f.toString()).out();
+            String at = linux ? "at most " : "";
+            assertTrue(text.contains("thread \"spinner\" (tid 7001, pid 7000 \"hog.exe\") " + at + "8.000 ms 100.0%"), text);
+            assertTrue(text.contains("idle " + at + "8.000 ms 100.0%"), text);
+            assertTrue(text.contains("\"hog.exe\" (pid 7000) " + at + "8.000 ms 100.0%"), text);
+        }
+    }
+
+    /**
+     * After a CPU's last switch in a trace of the traced process's switches only, anything may have run: unless it
+     * switched in a thread of the traced process (whose switch out would be in the trace), that time is not recorded.
+     * CPU 1's last switch puts in another process's thread 7002 (at 2), the idle thread, or the traced process's 5001.
+     */
+    @Test
+    void inATraceOfTheTracedProcessesSwitchesOnlyTimeAfterACpusLastSwitchIsNotRecorded() throws IOException {
+        for (String writer : new String[] {LINUX_WRITER, null}) {
+            boolean linux = writer != null;
+            for (int in : new int[] {7002, 0, 5001}) {
+                Path f = trace(2, 1, writer, b -> {
+                    b.record(thread(ts(b, 0.9), 3, PID, 5001, "C2 CompilerThre"));
+                    b.record(cswitch(ts(b, 2), in, 7003, WAITING, 0));
+                });
+                Map<?, ?> cpus = cpusWhileReady(f);
+                addsUp(cpus);
+                boolean traced = in == 5001;
+                double notRecorded = linux && !traced ? 8.0 : 0.0;
+                String what = (linux ? "portable, " : "ETW, ") + "in " + in + ": " + cpus;
+                assertEquals(notRecorded, num(((Map<?, ?>) cpus.get("unknownMs")).get("notRecorded")), what);
+                assertEquals(in == 0 && !linux ? 8.0 : 0.0, num(cpus.get("idleMs")), what);
+                boolean credited = ((List<?>) cpus.get("threads")).stream()
+                        .anyMatch(t -> lng(((Map<?, ?>) t).get("threadId")) == in);
+                assertEquals(in != 0 && (traced || !linux), credited, what);
+                if (traced) {
+                    assertEquals(false, holder(cpus, "threads", 5001).get("atMost"), "the traced process's time is exact");
+                    assertEquals(false, holder(cpus, "processes", PID).get("atMost"));
+                }
+                List<?> notes = notes(f);
+                assertEquals(notRecorded > 0, notes.stream().anyMatch(n -> n.toString().contains("after a CPU's last switch")),
+                        notes.toString());
+                assertFalse(linux && notes.stream().anyMatch(n -> n.toString().startsWith("a CPU was idle")), notes.toString());
+            }
+        }
+    }
+
+    /**
+     * Thread 7001 "spinner" of "hog.exe" held CPU 0 during the call (ready 12..20, the call 10..30); after the call
+     * its id is reused by another process's thread (Process and Thread Start at 50, 51) and pid 7000 by another
+     * image (at 52): the holder keeps the names it had then, in the text and the JSON. Thread 7002, first named at
+     * 15 (inside the call, as the Linux collector names a thread at its first switch with a traced one), is named.
+     */
+    @Test
+    void aThreadIdReusedAfterTheCallDoesNotRenameTheHolder() throws IOException {
+        Path f = trace(2, 1, b -> {
+            b.record(cswitch(ts(b, 2), 7002, 0, WAITING, 0));
+            b.record(KernelRecords.setName(ts(b, 15), 7000, 7002, "first-named"));
+            b.record(process(ts(b, 50), 1, 8000, 1, "later.exe"));
+            b.record(thread(ts(b, 51), 1, 8000, 7001, "latecomer"));
+            b.record(process(ts(b, 52), 1, 7000, 1, "reused.exe"));
+            b.record(thread(ts(b, 53), 1, 7000, 7002, "latecomer2"));
+        });
+        String text = run("why", f.toString()).out();
+        assertTrue(text.contains("thread \"spinner\" (tid 7001, pid 7000 \"hog.exe\")"), text);
+        assertTrue(text.contains("thread \"first-named\" (tid 7002, pid 7000 \"hog.exe\")"), text);
+        assertTrue(text.contains("by process: \"hog.exe\" (pid 7000)"), text);
+        assertFalse(text.contains("latecomer") || text.contains("later.exe") || text.contains("reused.exe"), text);
+        Map<?, ?> cpus = cpusWhileReady(f);
+        Map<?, ?> spinner = holder(cpus, "threads", 7001);
+        assertEquals("spinner", spinner.get("name"));
+        assertEquals(7000L, lng(spinner.get("processId")));
+        assertEquals("hog.exe", spinner.get("processName"));
+        assertEquals("hog.exe", holder(cpus, "processes", 7000).get("name"));
     }
 }

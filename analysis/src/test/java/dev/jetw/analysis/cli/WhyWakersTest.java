@@ -57,6 +57,11 @@ class WhyWakersTest {
     Path tmp;
 
     static byte[] trace(boolean portable) {
+        return trace(portable, "G1 Conc#0");
+    }
+
+    /** The trace with waker 7000 named {@code g1} (Thread/SetName). */
+    static byte[] trace(boolean portable, String g1) {
         int main = portable ? 1 : 5000;
         int holder = portable ? 2 : 6000;
         EtlFixtureBuilder b = new EtlFixtureBuilder();
@@ -93,7 +98,7 @@ class WhyWakersTest {
         b.record(readyThread(ts(b, 35), 5000, 8000, PID));
         b.record(cswitch(ts(b, 36), 5000, 0, WAITING, 0));
         b.newBuffer();
-        b.record(KernelRecords.setName(ts(b, 1), PID, 7000, "G1 Conc#0"));
+        b.record(KernelRecords.setName(ts(b, 1), PID, 7000, g1));
         // A thread of another process, seen only when it leaves its CPU: its switch-ins are not in the trace, and are
         // not counted missing (only the traced threads' are).
         b.record(cswitch(ts(b, 2), 0, 9999, WAITING, 6));
@@ -179,5 +184,35 @@ class WhyWakersTest {
                 "1 wake-up")), "three wakers by name, the rest summed: " + text);
         String tree = run("tree", "--why", f.toString()).out();
         assertTrue(tree.contains(" | woken by thread \"holder\" (tid 6000) 6.000 in com.acme.Lock.release()V"), tree);
+    }
+
+    /** A waker named with controls (ESC, a newline, BEL): why's text and tree --why's line escape the name. */
+    @Test
+    void aWakersNameIsEscapedInTheText() throws IOException {
+        Path f = tmp.resolve("controls.etl");
+        Files.write(f, trace(false, "lib\u001b]0;x\u0007\nFAKE"));
+        String text = run("why", "--instance", "1", f.toString()).out();
+        WhyCpuHoldersTest.noControls(text);
+        assertTrue(text.contains("woken by thread \"lib\\u001b]0;x\\u0007\\nFAKE\" (tid 7000)"), text);
+    }
+
+    /** jetw's own names (a method, a thread) with controls: tree's text escapes them too. */
+    @Test
+    void treeEscapesTheNamesItPrints() throws IOException {
+        EtlFixtureBuilder b = new EtlFixtureBuilder();
+        b.loggerName = "jetw";
+        b.newBuffer();
+        b.record(full(true, EventType.DC_START, 0, 0, 5000, PID, ts(b, 0.1), JetwSchema.METHOD_CLASS,
+                concat(u32(1), utf16z("com.acme.Shop"), utf16z("handle\u001b[31m"), utf16z("()V"))));
+        b.record(full(true, EventType.DC_START, 0, 0, 5000, PID, ts(b, 0.2), JetwSchema.THREAD_CLASS,
+                concat(u64(1), utf16z("main\nFAKE"))));
+        b.record(call(b, EventType.START, 5000, 10, 1, 0, 1));
+        b.record(call(b, EventType.END, 5000, 40, 1, 0, 1));
+        Path f = tmp.resolve("tree.etl");
+        Files.write(f, b.build());
+        String tree = run("tree", f.toString()).out();
+        WhyCpuHoldersTest.noControls(tree);
+        assertTrue(tree.contains("handle\\u001b[31m"), tree);
+        assertTrue(tree.contains("\"main\\nFAKE\""), tree);
     }
 }

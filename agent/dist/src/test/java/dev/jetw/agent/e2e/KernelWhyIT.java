@@ -271,7 +271,8 @@ class KernelWhyIT {
                 + " calls%n", pin ? ", one, pinned with the JVM to CPU 0" : "", shMs);
         assertTrue(shMs > 0, "the loops' process is named and held CPUs while the calls were ready: " + json);
         Matcher block = Pattern.compile("\"cpusWhileReady\":\\{\"readyMs\":([0-9.]+),\"cpus\":\\[([0-9,]*)\\],\"cpuMs\":([0-9.]+),"
-                + "\"threads\":\\[(.*?)\\],\"moreThreads\":\\d+,\"moreThreadsMs\":([0-9.]+),\"idleMs\":([0-9.]+),"
+                + "\"threads\":\\[(.*?)\\],\"moreThreads\":\\d+,\"moreThreadsMs\":([0-9.]+),\"moreThreadsAtMost\":(?:true|false),"
+                + "\"idleMs\":([0-9.]+),\"idleAtMost\":true,"
                 + "\"unknownMs\":\\{\"beforeFirstSwitch\":([0-9.]+),\"notRecorded\":([0-9.]+)\\}").matcher(json);
         int blocks = 0;
         while (block.find()) {
@@ -287,6 +288,14 @@ class KernelWhyIT {
             assertEquals(cpuMs, sum, 0.0001 * 14, "threads + idle + not recorded + unknown = ready x CPUs: " + json);
         }
         assertTrue(blocks >= 1, json);
+        // The portable backend's file: its switches are the traced JVM's only, so idle and the loops' time are upper bounds.
+        assertTrue(json.contains("\"switchesOfTracedThreadsOnly\":true"), json);
+        assertFalse(json.contains("\"switchesOfTracedThreadsOnly\":false"), json);
+        Matcher shAtMost = Pattern.compile("\\{\"processId\":\\d+,\"name\":\"sh\",\"threads\":\\d+,\"ms\":[0-9.]+,\"shareOfReady\":[0-9.]+,"
+                + "\"atMost\":(true|false)").matcher(json);
+        while (shAtMost.find()) {
+            assertEquals("true", shAtMost.group(1), "another process's time is at most: " + json);
+        }
     }
 
     /**

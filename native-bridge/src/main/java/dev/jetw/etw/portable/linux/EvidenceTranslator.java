@@ -5,9 +5,7 @@ import dev.jetw.etl.SessionNotice;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -34,8 +32,16 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
     /** Header process id of a record whose task is not followed (another process's thread). */
     static final int UNKNOWN_PROCESS = -1;
     static final long CLONE_THREAD = 0x10000L;
-    /** Threads of other processes named at most (their first switch with a traced thread), to bound memory and /proc reads. */
+    /**
+     * Threads of other processes named at most (their first switch with a traced thread), to bound memory and /proc
+     * reads. Only names written count: the traced process's own threads never do.
+     */
     static final int MAX_NAMED_OTHERS = 10_000;
+    /**
+     * Exited followed threads remembered at most until their final switch out (which drops them): past this many,
+     * the oldest is forgotten (its final switch out was not recorded, or came first from another CPU's buffer).
+     */
+    static final int MAX_EXITED_PENDING = 1024;
     /** At most this many notices of lost kernel events (one per gap) per session; the rest are counted. */
     static final int MAX_GAP_NOTICES = 20;
 
@@ -53,12 +59,17 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
     /** Switches out of a followed thread that was not known to be on a CPU (the kernel did not record its switch in). */
     long switchedOutNotRunning;
     long switchesOfFollowed;
+    /** Threads of other processes already named (Thread/SetName), and the other processes named (Process/DCStart). */
+    private final IntSet namedOthers = new IntSet();
+    private final IntSet namedOtherProcesses = new IntSet();
     /**
-     * Threads of other processes already named (Thread/SetName), with the followed threads that exited (their last
-     * switch out comes after the exit), and the other processes named (Process/DCStart).
+     * Followed threads that exited and whose final switch out (it comes after sched_process_exit) was not seen yet:
+     * no longer in {@link #tasks}, yet not another process's thread to name. Bounded by {@link #exitedOrder}, a ring
+     * of the last {@link #MAX_EXITED_PENDING} exits, so that a churning thread pool costs nothing that grows.
      */
-    private final Set<Integer> namedOthers = new HashSet<Integer>();
-    private final Set<Integer> namedOtherProcesses = new HashSet<Integer>();
+    private final IntSet exited = new IntSet();
+    private final int[] exitedOrder = new int[MAX_EXITED_PENDING];
+    private int exitedNext;
     /** The process of another process's thread, -1 when gone (ProcFs; a test replaying another machine's capture replaces it). */
     java.util.function.IntUnaryOperator threadGroupOf = ProcFs::threadGroup;
     /** A thread of the traced process's name (comm), or null (ProcFs; replaced in tests replaying a capture). */
@@ -184,10 +195,13 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
             }
         }
         tasks.running(nextTid, true);
+        ThreadStateMapping m = mapping;
+        if (exited.size() > 0 && m.oldThreadState(prevState) == ThreadStateMapping.STATE_TERMINATED) {
+            exited.remove(prevTid); // its final switch out (the decoder asked for names before this call)
+        }
         if (!plan.cswitch) {
             return;
         }
-        ThreadStateMapping m = mapping;
         int n = KernelPayloads.cswitch(schedScratch, nextTid, prevTid, ThreadStateMapping.windowsPriority(nextPrio),
                 ThreadStateMapping.windowsPriority(prevPrio), m.waitReason(prevState), m.waitMode(prevState),
                 m.oldThreadState(prevState), cpu);
@@ -198,12 +212,23 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
     /**
      * A thread of another process, met in a switch with a traced thread (the pid filter records no other): named
      * once, so that {@code why} can say who held the CPUs ("sh", not "tid 4711"). Only with cswitch; at most
-     * {@link #MAX_NAMED_OTHERS} threads; not the idle task (0).
+     * {@link #MAX_NAMED_OTHERS} threads; not the idle task (0), nor a followed thread that exited and has not been
+     * switched out for the last time. Allocates nothing.
      */
     @Override
     public boolean wantsName(int tid) {
         return plan.cswitch && tid > 0 && tasks.processOf(tid) == -1 && !namedOthers.contains(tid)
-                && namedOthers.size() < MAX_NAMED_OTHERS;
+                && !exited.contains(tid) && namedOthers.size() < MAX_NAMED_OTHERS;
+    }
+
+    /** Exited followed threads still waiting for their final switch out (bounded by {@link #MAX_EXITED_PENDING}). */
+    int exitedPending() {
+        return exited.size();
+    }
+
+    /** Threads of other processes named so far. */
+    int namedOthers() {
+        return namedOthers.size();
     }
 
     /**
@@ -264,7 +289,7 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
         if (process == -1) {
             return;
         }
-        namedOthers.add(tid); // its last switch out comes after: a followed thread, not another process's to name
+        rememberExited(tid); // its last switch out comes after: a followed thread, not another process's to name
         if (plan.thread) {
             threadRecord(KernelPayloads.END, cpu, ts, tid, process, tid);
         }
@@ -277,6 +302,17 @@ final class EvidenceTranslator implements TracepointSink, BlockIoMatcher.DiskIoS
         long[] d = diskTasks.get(tid);
         if (d != null) {
             d[1] = ts; // its I/O may still complete (the matcher holds events); a later user of the tid is not it
+        }
+    }
+
+    private void rememberExited(int tid) {
+        if (exited.add(tid)) {
+            int oldest = exitedOrder[exitedNext];
+            if (oldest != 0) {
+                exited.remove(oldest); // long gone (or already dropped at its final switch out: then a no-op)
+            }
+            exitedOrder[exitedNext] = tid;
+            exitedNext = (exitedNext + 1) % MAX_EXITED_PENDING;
         }
     }
 

@@ -104,7 +104,9 @@ final class KernelPayloads {
      * name (ANSI), CommandLine UTF-16. Allocates (rare: once per process).
      */
     static byte[] process(int pid, int parentPid, int exitStatus, String imageFileName, String commandLine) {
-        byte[] image = (imageFileName + "\0").getBytes(StandardCharsets.ISO_8859_1);
+        // UTF-8, as the kernel's comm is (read as UTF-8): a name outside Latin-1 stays whole, as in Thread/SetName's
+        // UTF-16; readers take a valid UTF-8 ImageFileName as UTF-8 and anything else as Windows ANSI (Latin-1).
+        byte[] image = (imageFileName + "\0").getBytes(StandardCharsets.UTF_8);
         byte[] cmd = (commandLine + "\0").getBytes(StandardCharsets.UTF_16LE);
         ByteBuffer b = ByteBuffer.allocate(8 + 4 * 4 + 8 + 4 + 4 + image.length + cmd.length + 2 + 2)
                 .order(java.nio.ByteOrder.LITTLE_ENDIAN);

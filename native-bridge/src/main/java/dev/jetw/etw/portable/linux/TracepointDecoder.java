@@ -83,12 +83,16 @@ final class TracepointDecoder implements PageDecoder.RecordVisitor {
             return (cpu, ts, b, r) -> {
                 int prev = (int) EventFormat.integer(b, r, prevPid);
                 int next = (int) EventFormat.integer(b, r, nextPid);
+                // The questions about the tasks as they were before this switch (a thread's final switch out may
+                // make the sink forget it); the names are written after the switch's record.
+                boolean namePrev = prevComm != null && sink.wantsName(prev);
+                boolean nameNext = nextComm != null && sink.wantsName(next);
                 sink.contextSwitch(cpu, ts, prev, (int) EventFormat.integer(b, r, prevPrio),
                         EventFormat.integer(b, r, prevStateF), next, (int) EventFormat.integer(b, r, nextPrio));
-                if (prevComm != null && sink.wantsName(prev)) {
+                if (namePrev) {
                     sink.switchedThreadName(cpu, ts, prev, EventFormat.chars(b, r, prevComm));
                 }
-                if (nextComm != null && sink.wantsName(next)) {
+                if (nameNext) {
                     sink.switchedThreadName(cpu, ts, next, EventFormat.chars(b, r, nextComm));
                 }
             };

@@ -15,7 +15,8 @@ interface TracepointSink {
     /**
      * Whether the sink wants the name of thread {@code tid}, met in a sched_switch: then the decoder reads the
      * record's prev_comm or next_comm and calls {@link #switchedThreadName}. A question first, so that the
-     * decoder makes no string per switch.
+     * decoder makes no string per switch; asked before {@link #contextSwitch} of the same record (about the tasks
+     * as they were before it), the name given after it.
      */
     default boolean wantsName(int tid) {
         return false;

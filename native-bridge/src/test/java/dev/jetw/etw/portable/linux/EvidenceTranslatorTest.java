@@ -318,6 +318,106 @@ class EvidenceTranslatorTest {
                 "its first thread's comm names it");
     }
 
+    /**
+     * The JVM's own threads that exit (a churning pool) use up none of the cap on naming other processes' threads,
+     * and cost nothing that grows: each is remembered from its exit to its final switch out only (not named in
+     * between, preempted or not), and when that switch is never seen, at most {@code MAX_EXITED_PENDING} of them.
+     * The cap counts the names written: 10,000 other threads, then no more.
+     */
+    @Test
+    void exitsOfTheJvmsOwnThreadsLeaveTheCapForOtherProcesses() {
+        Recording out = new Recording();
+        EvidenceTranslator t = new EvidenceTranslator(all(), 100, out, noDisks(), false);
+        t.ownThreadName = tid -> null;
+        t.threadGroupOf = tid -> 4711;
+        t.rundown(Collections.singletonList(100), 5L, 1, "java", "");
+        t.applyHandedOver();
+        int exits = 3 * EvidenceTranslator.MAX_NAMED_OTHERS;
+        long ts = 10;
+        for (int i = 0; i < exits; i++) {
+            int tid = 1000 + i;
+            t.taskNew(0, ts++, 100, tid, "java", EvidenceTranslator.CLONE_THREAD);
+            t.contextSwitch(0, ts++, 0, 120, 0, tid, 120);
+            t.taskExit(0, ts++, tid, "pool-1-thread-1", false);
+            assertFalse(t.wantsName(tid), "exited, not yet switched out: still the JVM's thread");
+            t.contextSwitch(0, ts++, tid, 120, 0x100, 0, 120); // preempted after its exit (R+): not the final one
+            assertFalse(t.wantsName(tid), "preempted after its exit");
+            t.contextSwitch(0, ts++, 0, 120, 0, tid, 120);
+            assertFalse(t.wantsName(tid), "switched in again after its exit");
+            t.contextSwitch(0, ts++, tid, 120, 0x10, 0, 120); // its final switch out (X)
+        }
+        assertEquals(0, t.exitedPending(), "each forgotten at its final switch out");
+        assertTrue(t.wantsName(500_000), "after " + exits + " exits of the JVM's threads another process's thread is named");
+        for (int i = 0; i < exits; i++) { // exits whose final switch out is never seen
+            int tid = 100_000 + i;
+            t.taskNew(0, ts++, 100, tid, "java", EvidenceTranslator.CLONE_THREAD);
+            t.taskExit(0, ts++, tid, "pool-2-thread-1", false);
+        }
+        assertEquals(EvidenceTranslator.MAX_EXITED_PENDING, t.exitedPending(), "the last exits only");
+        assertFalse(t.wantsName(100_000 + exits - 1), "the last exit is still remembered");
+        assertTrue(t.wantsName(500_000));
+        assertEquals(0, t.namedOthers());
+        assertTrue(out.of(0x05, 72).isEmpty(), "no name written for any of the JVM's exited threads");
+        for (int i = 0; i < EvidenceTranslator.MAX_NAMED_OTHERS; i++) {
+            assertTrue(t.wantsName(500_000 + i));
+            t.switchedThreadName(1, ts++, 500_000 + i, "sh");
+        }
+        assertEquals(EvidenceTranslator.MAX_NAMED_OTHERS, out.of(0x05, 72).size());
+        assertFalse(t.wantsName(600_000), "the cap: names written");
+        assertFalse(t.wantsName(500_000), "named once");
+    }
+
+    /**
+     * Another process named by a comm beyond Latin-1: its Process/DCStart's ImageFileName is the comm in UTF-8 (not
+     * "???"), as its thread's SetName keeps it in UTF-16.
+     */
+    @Test
+    void aProcessNamedBeyondLatin1KeepsItsName() {
+        Recording out = new Recording();
+        EvidenceTranslator t = new EvidenceTranslator(all(), 100, out, noDisks(), false);
+        t.ownThreadName = tid -> null;
+        t.threadGroupOf = tid -> tid;
+        t.rundown(Collections.singletonList(100), 5L, 1, "java", "");
+        t.applyHandedOver();
+        t.switchedThreadName(0, 10, 4711, "日本語");
+        List<Rec> processes = new ArrayList<>();
+        for (Rec r : out.of(0x03, 3)) {
+            if (r.payload.getInt(8) == 4711) {
+                processes.add(r);
+            }
+        }
+        assertEquals(1, processes.size());
+        byte[] want = "日本語".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] image = new byte[want.length + 1];
+        processes.get(0).payload.position(40);
+        processes.get(0).payload.get(image);
+        assertEquals("日本語", new String(image, 0, want.length, java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(0, image[want.length], "NUL-terminated");
+        List<Rec> names = out.of(0x05, 72);
+        assertEquals("日本語", utf16z(names.get(0).payload, 8));
+    }
+
+    /** The int set under the translator's per-switch questions: adds, removes (with the runs behind a hole) and grows. */
+    @Test
+    void intSetAgreesWithAHashSet() {
+        IntSet set = new IntSet();
+        java.util.Set<Integer> model = new java.util.HashSet<>();
+        Random r = new Random(7);
+        for (int i = 0; i < 200_000; i++) {
+            int v = 1 + r.nextInt(3_000);
+            if (r.nextBoolean()) {
+                assertEquals(model.add(v), set.add(v));
+            } else {
+                assertEquals(model.remove(v), set.remove(v));
+            }
+            int probe = 1 + r.nextInt(3_000);
+            assertEquals(model.contains(probe), set.contains(probe));
+            assertEquals(model.size(), set.size());
+        }
+        assertFalse(set.add(0));
+        assertFalse(set.contains(0));
+    }
+
     private static String utf16z(ByteBuffer b, int at) {
         StringBuilder s = new StringBuilder();
         for (int i = at; b.getShort(i) != 0; i += 2) {

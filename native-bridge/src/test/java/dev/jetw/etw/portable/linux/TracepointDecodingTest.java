@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -160,6 +161,66 @@ class TracepointDecodingTest {
         Collections.sort(kernel);
         Collections.sort(rendering.names);
         assertEquals(kernel, rendering.names);
+    }
+
+    /**
+     * The sink is asked for the names of a switch's threads before it is told of the switch (which may make it forget
+     * an exited thread at its final switch out), and given them after it.
+     */
+    @Test
+    void namesAreAskedForBeforeTheSwitchAndGivenAfterIt() throws IOException {
+        List<String> calls = new ArrayList<>();
+        TracepointSink sink = new TracepointSink() {
+            @Override
+            public void contextSwitch(int cpu, long ts, int prevTid, int prevPrio, long prevState, int nextTid, int nextPrio) {
+                calls.add("switch");
+            }
+
+            @Override
+            public boolean wantsName(int tid) {
+                calls.add("ask");
+                return true;
+            }
+
+            @Override
+            public void switchedThreadName(int cpu, long ts, int tid, String comm) {
+                calls.add("name");
+            }
+
+            @Override
+            public void wakeup(int cpu, long ts, WakeKind kind, int currentTid, int wakeeTid, int prio, int targetCpu,
+                               int commonFlags) {
+            }
+
+            @Override
+            public void taskNew(int cpu, long ts, int parentTid, int tid, String comm, long cloneFlags) {
+            }
+
+            @Override
+            public void taskExit(int cpu, long ts, int tid, String comm, boolean groupDead) {
+            }
+
+            @Override
+            public void taskRename(int cpu, long ts, int tid, String oldComm, String newComm) {
+            }
+
+            @Override
+            public void block(int cpu, long ts, BlockPhase phase, int currentTid, int dev, long sector, int nrSector,
+                              int bytes, String rwbs, int error) {
+            }
+
+            @Override
+            public void lost(int cpu, long ts, long count) {
+            }
+        };
+        TracepointDecoder decoder = new TracepointDecoder(sink);
+        decoder.learn(format("sched", "sched_switch"));
+        HeaderPage hp = HeaderPage.parse(text("header_page"));
+        byte[] all = bytes("cpu0.pages");
+        new PageDecoder(hp).decode(0, ByteBuffer.wrap(all, 0, hp.pageSize()).slice().order(ByteOrder.LITTLE_ENDIAN),
+                decoder);
+        assertTrue(calls.size() >= 5, "switches decoded: " + calls.size());
+        assertEquals(Arrays.asList("ask", "ask", "switch", "name", "name"), calls.subList(0, 5));
     }
 
     /** The fields of the kernel's text that the decoder must reproduce, in the rendering's order. */
