@@ -42,8 +42,9 @@ public final class AgentEntry {
     static final String LOAD_ERROR_PROPERTY = "jetw.agent.loadError";
 
     /**
-     * Set to "true" by a standby premain; the core reads it (by this name) to tell that the JVM was started so, and
-     * {@code jetw list} shows it.
+     * Set by a standby premain to the path of the jar it was loaded from ("true" when that is no jar file): a later
+     * attach runs this jar's entry class, whatever copy the attach tool was started from. The core reads it (by this
+     * name) to tell that the JVM was started so, {@code jetw list} shows it.
      */
     static final String STANDBY_PROPERTY = "jetw.agent.standby";
     /** The whole option string of a standby start (case and surrounding blanks aside; with anything else the core says why not). */
@@ -56,7 +57,8 @@ public final class AgentEntry {
 
     public static void premain(String options, Instrumentation inst) {
         if (isStandby(options)) {
-            System.setProperty(STANDBY_PROPERTY, "true");
+            File jar = agentJar();
+            System.setProperty(STANDBY_PROPERTY, jar == null ? "true" : jar.getPath()); // the jar a later attach runs
             return;
         }
         launch("premain", options, inst);
@@ -131,8 +133,10 @@ public final class AgentEntry {
 
     private static String notLocated() {
         CodeSource source = AgentEntry.class.getProtectionDomain().getCodeSource();
-        return "cannot locate the jar the agent was loaded from (" + (source == null ? null : source.getLocation())
-                + "); run it as -javaagent:/path/to/jetw-agent.jar or java -jar jetw-agent.jar";
+        String standby = System.getProperty(STANDBY_PROPERTY);
+        return "cannot locate the jar the agent was loaded from (" + (source == null ? null : source.getLocation()) + "); "
+                + (standby == null ? "run it as -javaagent:/path/to/jetw-agent.jar or java -jar jetw-agent.jar"
+                        : "this JVM was started with -javaagent:...=standby from that jar, and an attach runs it: it must stay in place");
     }
 
     private static void fail(String options, String what, String why) {

@@ -287,8 +287,7 @@ public final class ProofScenario {
 
     /** The feature version of the running Java (8 for "1.8"). */
     static int javaFeature() {
-        String v = System.getProperty("java.specification.version", "8");
-        return Integer.parseInt(v.startsWith("1.") ? v.substring(2) : v);
+        return dev.jetw.etw.JavaFeature.current();
     }
 
     /** Kernel thread and context-switch records of {@code etl} name each writer thread of {@code run}, in this process. */

@@ -64,15 +64,9 @@ final class EventCrossings {
         }
     }
 
-    /** 8 for "1.8", else the leading number of java.specification.version ("22", "25"). */
+    /** The running Java's feature version; 8 (the oldest the agent runs on) when it cannot be read. */
     static int javaFeatureVersion() {
-        String v = System.getProperty("java.specification.version", "1.8");
-        String lead = v.startsWith("1.") ? v.substring(2) : v;
-        int dot = lead.indexOf('.');
-        try {
-            return Integer.parseInt(dot < 0 ? lead : lead.substring(0, dot));
-        } catch (NumberFormatException e) {
-            return 8;
-        }
+        int feature = dev.jetw.etw.JavaFeature.current();
+        return feature == 0 ? 8 : feature;
     }
 }

@@ -34,7 +34,7 @@ public final class AgentLauncher {
     /** System property the core sets to "true" while a session is active ("./jetw list" shows it). */
     static final String ACTIVE_PROPERTY = "jetw.agent.active";
 
-    /** Set to "true" by a standby premain (dev.jetw.agent.AgentEntry, which this loader does not name). */
+    /** Set by a standby premain, to its jar's path (dev.jetw.agent.AgentEntry, which this loader does not name). */
     static final String STANDBY_PROPERTY = "jetw.agent.standby";
 
     /** The core's words for status/detach without an agent (dev.jetw.agent.core.AgentMain). */

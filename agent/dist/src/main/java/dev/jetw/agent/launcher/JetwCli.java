@@ -315,7 +315,7 @@ public final class JetwCli {
                 return "?";
             }
             return "true".equals(properties.getProperty(AgentLauncher.ACTIVE_PROPERTY)) ? "attached"
-                    : "true".equals(properties.getProperty(AgentLauncher.STANDBY_PROPERTY)) ? "standby" : "-";
+                    : properties.getProperty(AgentLauncher.STANDBY_PROPERTY) != null ? "standby" : "-";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "?";

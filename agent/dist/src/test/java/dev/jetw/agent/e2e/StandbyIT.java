@@ -34,7 +34,9 @@ class StandbyIT {
 
     @Test
     void standbyStartsNothingUntilAnAttachWhichTracesDetachesAndAttachesAgain() throws Exception {
-        List<String> flags = List.of("-javaagent:" + ChildJvm.agentJar() + "=standby", "-XX:+EnableDynamicAgentLoading");
+        Path redefinitions = temp.resolve("standby-redefinitions.log");
+        List<String> flags = List.of("-javaagent:" + ChildJvm.agentJar() + "=standby", "-XX:+EnableDynamicAgentLoading",
+                "-Xlog:redefine+class+nmethod=debug:file=" + redefinitions);
         try (ChildJvm target = ChildJvm.start(flags, ChildJvm.appClassPath(), AttachTargetApp.class)) {
             target.awaitStdout(l -> l.startsWith("ready"), "ready");
             String pid = Long.toString(target.pid());
@@ -57,6 +59,7 @@ class StandbyIT {
             ChildJvm.awaitRampDone(pid);
             work(target);
             assertTrue(jetwThreads(target).size() > 0, "the attach started the agent's threads");
+            assertKeptCompiledCode(redefinitions, true);
             assertEquals(0, ChildJvm.tool("detach", pid).exit());
             TraceFile firstTrace = TraceFile.read(first);
             assertEquals(1, firstTrace.count(EventType.START, firstTrace.methodId(WORKER, "compute")), "one work call while attached");
@@ -81,7 +84,9 @@ class StandbyIT {
     /** The note: given on JDK 17 and older to a JVM started without an agent, one warning line; never on JDK 18+. */
     @Test
     void anAttachToAJvmStartedWithoutAnAgentSaysWhatJdk17WillDo() throws Exception {
-        try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading"), ChildJvm.appClassPath(), AttachTargetApp.class)) {
+        Path redefinitions = temp.resolve("plain-redefinitions.log");
+        try (ChildJvm target = ChildJvm.start(List.of("-XX:+EnableDynamicAgentLoading", "-Xlog:redefine+class+nmethod=debug:file=" + redefinitions),
+                ChildJvm.appClassPath(), AttachTargetApp.class)) {
             target.awaitStdout(l -> l.startsWith("ready"), "ready");
             String pid = Long.toString(target.pid());
             ChildJvm.Result attached = ChildJvm.tool("attach", pid, "include=" + WORKER, "backend=portable", "file=" + temp.resolve("a.etl"));
@@ -95,6 +100,7 @@ class StandbyIT {
                 assertEquals(List.of(), notes, attached.toString());
             }
             ChildJvm.awaitRampDone(pid);
+            assertKeptCompiledCode(redefinitions, Runtime.version().feature() > 17);
             ChildJvm.Result status = ChildJvm.tool("status", pid);
             assertEquals(Runtime.version().feature() <= 17 ? 1 : 0,
                     status.stdout().lines().filter(l -> l.startsWith("compiled code: ") && l.contains(NOTE)).count(), status.toString());
@@ -126,6 +132,19 @@ class StandbyIT {
             assertTrue(jetw.get(0).startsWith("jetw: option standby="), jetw.get(0));
             assertTrue(jetw.get(0).contains("allowed only alone and at start-up, as -javaagent:jetw-agent.jar=standby"), jetw.get(0));
         }
+    }
+
+    /**
+     * What the feature is for, from HotSpot's own log of the attach's redefinitions: "Marked all nmethods for deopt" when
+     * the JVM throws all its compiled code away (JDK 17 and older, no agent at start-up), "Marked N dependent nmethods"
+     * otherwise.
+     */
+    private static void assertKeptCompiledCode(Path log, boolean kept) throws Exception {
+        List<String> lines = Files.readAllLines(log);
+        boolean all = lines.stream().anyMatch(l -> l.contains("Marked all nmethods for deopt"));
+        assertTrue(lines.stream().anyMatch(l -> l.contains("nmethods for deopt") || l.contains("dependent nmethods")),
+                "the log holds the redefinitions' deoptimisation lines:\n" + String.join("\n", lines));
+        assertEquals(!kept, all, String.join("\n", lines));
     }
 
     private static List<String> jetwThreads(ChildJvm target) throws Exception {

@@ -103,7 +103,7 @@ final class PerfCalls {
      * java.lang.foreign (Java 22+) and a CPU whose perf_event_open number is known.
      */
     static String missing() {
-        return missing(javaFeature(System.getProperty("java.specification.version", "")), System.getProperty("os.arch", ""));
+        return missing(dev.jetw.etw.JavaFeature.current(), System.getProperty("os.arch", ""));
     }
 
     static String missing(int javaFeature, String arch) {
@@ -128,16 +128,6 @@ final class PerfCalls {
         return -1;
     }
 
-    /** 8 for "1.8", 17 for "17"; 0 when unreadable. */
-    static int javaFeature(String specificationVersion) {
-        String v = specificationVersion.startsWith("1.") ? specificationVersion.substring(2) : specificationVersion;
-        int dot = v.indexOf('.');
-        try {
-            return Integer.parseInt(dot < 0 ? v : v.substring(0, dot));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
-    }
 
     /** The calls, bound; fails with the reason ({@link #missing()}, or the linker's refusal). */
     static PerfCalls open() throws IOException {

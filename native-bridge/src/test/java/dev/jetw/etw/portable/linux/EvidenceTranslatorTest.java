@@ -568,7 +568,5 @@ class EvidenceTranslatorTest {
         assertEquals(298, PerfCalls.syscallNumber("amd64"));
         assertEquals(241, PerfCalls.syscallNumber("aarch64"));
         assertTrue(PerfCalls.missing(25, "riscv64").contains("x86_64 and aarch64 only"));
-        assertEquals(8, PerfCalls.javaFeature("1.8"));
-        assertEquals(25, PerfCalls.javaFeature("25"));
     }
 }

@@ -255,13 +255,10 @@ public final class RuntimeEvents {
         return stopReport;
     }
 
+    /** The running Java's feature version; 8 (the oldest the agent runs on) when it cannot be read. */
     static int javaFeatureVersion() {
-        String v = System.getProperty("java.specification.version", "1.8");
-        try {
-            return v.startsWith("1.") ? Integer.parseInt(v.substring(2)) : Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            return 8;
-        }
+        int feature = dev.jetw.etw.JavaFeature.current();
+        return feature == 0 ? 8 : feature;
     }
 
     private static String oneLine(Throwable t) {
